@@ -1,0 +1,193 @@
+package dev.spindle.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How workers go to sleep and how new work wakes them, with no lost wake-up and no CPU used by
+ * an idle pool.
+ *
+ * <h2>State</h2>
+ * One word, {@code ctl}: the number of <em>parked</em> workers (high 32 bits) and the number of
+ * <em>searching</em> workers (low 32 bits) — workers that have no task and are scanning other deques.
+ * Each worker also has its own {@code parkState}: RUNNING, PARKED_IDLE (nothing to do) or
+ * PARKED_JOIN (waiting for a task it joined, nothing else runnable).
+ *
+ * <h2>Protocol</h2>
+ * <ul>
+ * <li><b>Producers.</b> Whoever makes work visible to other workers (a worker sharing part of its
+ * deque, an external submission) does so with a volatile write or CAS and then calls
+ * {@link #signalWork()}, which reads {@code ctl}: if somebody is parked and nobody is searching it
+ * wakes one parked worker, moving it from parked to searching in the same CAS. If a worker is
+ * searching it will find the work, so nobody else is woken (no thundering herd).</li>
+ * <li><b>Searchers.</b> A worker that finds work while searching stops searching; if it was the
+ * last searcher it calls {@link #signalWork()} so a further worker comes looking (the wake-up
+ * propagates as long as work keeps being found, as in Go's scheduler).</li>
+ * <li><b>Parking.</b> A worker that found nothing after spinning sets its {@code parkState}, adds
+ * itself to the parked count (a CAS), then re-scans every deque's shared region and the submission
+ * queue (volatile reads) and parks only if that re-scan finds nothing.</li>
+ * </ul>
+ *
+ * <h2>Why no wake-up is lost</h2>
+ * This is Dekker's pattern on volatile variables, whose accesses the Java Memory Model totally
+ * orders. The producer writes work W then reads {@code ctl}; the parker writes {@code ctl} then
+ * reads W. In the total order one of the two writes comes first, so either the parker's re-scan
+ * sees W (it does not park) or the producer sees the parker counted (it wakes a parked worker —
+ * perhaps another one, which is as good, because the woken worker searches). If the producer saw a
+ * searcher instead, that searcher either finds work (and then, being the last searcher, wakes
+ * another worker) or gives up — and giving up means decrementing the searching count, registering
+ * as parked and re-scanning, all after the producer's write, so the re-scan sees W.
+ *
+ * <p>Work held privately by a busy worker is not visible; that worker shares it at its next push or
+ * pop as soon as {@code ctl} shows an idle or searching worker (see {@link Worker#push}).
+ */
+final class IdleProtocol {
+
+    static final int RUNNING = 0;
+    static final int PARKED_IDLE = 1;
+    static final int PARKED_JOIN = 2;
+
+    private static final long SEARCH_UNIT = 1L;
+    private static final long PARK_UNIT = 1L << 32;
+
+    private static final VarHandle CTL;
+    private static final VarHandle ACTIVATIONS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            CTL = l.findVarHandle(IdleProtocol.class, "ctl", long.class);
+            ACTIVATIONS = l.findVarHandle(IdleProtocol.class, "activations", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final SpindlePool pool;
+    @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6;
+    private volatile long ctl;
+    /** Counts transitions out of a parked state; lets termination detect a consistent snapshot. */
+    private volatile long activations;
+    @SuppressWarnings("unused") private long q0, q1, q2, q3, q4, q5, q6;
+
+    IdleProtocol(SpindlePool pool) {
+        this.pool = pool;
+    }
+
+    /** True if some worker is parked or searching: a busy worker should make its work visible. */
+    boolean anyoneHungry() {
+        return ctl != 0L;
+    }
+
+    long activations() {
+        return activations;
+    }
+
+    int parkedCount() {
+        return (int) (ctl >>> 32);
+    }
+
+    int searchingCount() {
+        return (int) ctl;
+    }
+
+    void startSearching() {
+        CTL.getAndAdd(this, SEARCH_UNIT);
+    }
+
+    /**
+     * Stops searching.
+     *
+     * @param foundWork whether the search found a task
+     */
+    void stopSearching(boolean foundWork) {
+        long c = (long) CTL.getAndAdd(this, -SEARCH_UNIT);
+        if (foundWork && (int) c == 1) {
+            signalWork();
+        }
+    }
+
+    /** Called after work became visible: wakes a parked worker if nobody is searching. */
+    void signalWork() {
+        long c = ctl;
+        if ((c >>> 32) == 0L || (int) c != 0) {
+            return;
+        }
+        wakeOne();
+    }
+
+    private void wakeOne() {
+        Worker[] ws = pool.workerArray();
+        int n = ws.length;
+        int start = (int) (Thread.currentThread().threadId() * 0x9E3779B9L) & 0x7fffffff;
+        for (int k = 0; k < n; k++) {
+            Worker w = pool.workerAt((start + k) % n);
+            if (w != null && w.parkState != RUNNING && w.casParkState(w.parkState, RUNNING)) {
+                CTL.getAndAdd(this, SEARCH_UNIT - PARK_UNIT);
+                ACTIVATIONS.getAndAdd(this, 1L);
+                w.wokenAsSearcher = true;
+                LockSupport.unpark(w);
+                return;
+            }
+        }
+    }
+
+    /** Wakes every parked worker (shutdown, termination). */
+    void wakeAll() {
+        for (int i = 0, n = pool.workerArray().length; i < n; i++) {
+            Worker w = pool.workerAt(i);
+            if (w == null) {
+                continue;
+            }
+            int s = w.parkState;
+            if (s != RUNNING && w.casParkState(s, RUNNING)) {
+                CTL.getAndAdd(this, -PARK_UNIT);
+                ACTIVATIONS.getAndAdd(this, 1L);
+            }
+            LockSupport.unpark(w);
+        }
+    }
+
+    /**
+     * Parks the calling worker until new work may exist, or until {@code awaited} completes.
+     *
+     * @param w        the calling worker
+     * @param awaited  the task a join waits for, or null for a worker with nothing to do
+     * @return true if the worker was woken as a searcher and must later call
+     *         {@link #stopSearching(boolean)}
+     */
+    boolean park(Worker w, Task<?> awaited) {
+        int mode = awaited == null ? PARKED_IDLE : PARKED_JOIN;
+        w.wokenAsSearcher = false;
+        w.setParkState(mode);
+        CTL.getAndAdd(this, PARK_UNIT);
+        Task.WaitNode node = null;
+        if (awaited != null) {
+            node = new Task.WaitNode(w);
+            awaited.registerWaiter(node);
+        }
+        // Dekker re-check: after announcing ourselves, look again.
+        boolean stay = !(awaited != null && awaited.isDone()) && !pool.hasVisibleWork() && !pool.isStopping();
+        if (stay && awaited == null && pool.isShutdown()) {
+            pool.tryTerminate();
+            stay = !pool.isStopping();
+        }
+        if (stay) {
+            w.parks++;
+            while (w.parkState == mode) {
+                if (awaited != null && awaited.isDone() || pool.isStopping()) {
+                    break;
+                }
+                LockSupport.park(pool);
+                Thread.interrupted();   // workers ignore interrupts; clear so park blocks again
+            }
+        }
+        if (w.parkState == mode && w.casParkState(mode, RUNNING)) {
+            CTL.getAndAdd(this, -PARK_UNIT);
+            ACTIVATIONS.getAndAdd(this, 1L);
+            return false;
+        }
+        return w.wokenAsSearcher;
+    }
+}

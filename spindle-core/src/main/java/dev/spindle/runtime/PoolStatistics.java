@@ -1,0 +1,82 @@
+package dev.spindle.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A snapshot of a pool's counters, per worker and in total.
+ *
+ * <pre>{@code
+ * try (SpindlePool pool = new SpindlePool(2)) {
+ *     PoolStatistics before = pool.statistics();
+ *     pool.invoke(new Fib(30));
+ *     System.out.println(pool.statistics().minus(before).summary());
+ * }
+ * }</pre>
+ *
+ * @param workers      per-worker counters, by index
+ * @param workerDeaths worker threads replaced after an Error
+ */
+public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths) {
+
+    /** Defensive copy. */
+    public PoolStatistics {
+        workers = List.copyOf(workers);
+    }
+
+    /** @return total tasks run */
+    public long tasksRun() {
+        return workers.stream().mapToLong(WorkerStatistics::tasksRun).sum();
+    }
+
+    /** @return total steals */
+    public long steals() {
+        return workers.stream().mapToLong(WorkerStatistics::steals).sum();
+    }
+
+    /** @return total failed steal attempts */
+    public long failedSteals() {
+        return workers.stream().mapToLong(WorkerStatistics::failedSteals).sum();
+    }
+
+    /** @return total parks */
+    public long parks() {
+        return workers.stream().mapToLong(WorkerStatistics::parks).sum();
+    }
+
+    /** @return total tasks run while helping a join */
+    public long helpingJoins() {
+        return workers.stream().mapToLong(WorkerStatistics::helpingJoins).sum();
+    }
+
+    /** @return total tasks taken from the submission queue */
+    public long submissionsTaken() {
+        return workers.stream().mapToLong(WorkerStatistics::submissionsTaken).sum();
+    }
+
+    /**
+     * The difference {@code this - earlier}.
+     *
+     * @param earlier an earlier snapshot of the same pool
+     * @return the counts between the two snapshots
+     */
+    public PoolStatistics minus(PoolStatistics earlier) {
+        List<WorkerStatistics> out = new ArrayList<>(workers.size());
+        for (int i = 0; i < workers.size(); i++) {
+            out.add(i < earlier.workers.size() ? workers.get(i).minus(earlier.workers.get(i)) : workers.get(i));
+        }
+        return new PoolStatistics(out, workerDeaths - earlier.workerDeaths);
+    }
+
+    /** @return a one-line summary */
+    public String summary() {
+        return String.format("workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d deaths=%d",
+                workers.size(), tasksRun(), steals(), failedSteals(), parks(), helpingJoins(),
+                submissionsTaken(), workerDeaths);
+    }
+
+    @Override
+    public String toString() {
+        return summary();
+    }
+}

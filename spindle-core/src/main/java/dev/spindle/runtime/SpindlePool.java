@@ -1,0 +1,431 @@
+package dev.spindle.runtime;
+
+import dev.spindle.deque.SplitDeque;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A work-stealing pool of worker threads: the one scheduler that fork/join, futures and loops
+ * run on.
+ *
+ * <pre>{@code
+ * try (SpindlePool pool = new SpindlePool(4)) {
+ *     long n = pool.invoke(new Fib(30));          // a RecursiveTask
+ *     Future<String> f = pool.submit(() -> "hi"); // an ExecutorService
+ * }                                              // close() waits for submitted work
+ * }</pre>
+ *
+ * <p>Each worker owns a {@link SplitDeque}; tasks forked by a worker go on its deque, tasks
+ * submitted by other threads go through a shared submission queue that workers poll. Workers with
+ * nothing to do steal from random victims, then park ({@link IdleProtocol}); an idle pool uses no
+ * CPU. A task's exception reaches whoever joins it and never kills a worker; an {@link Error}
+ * kills the worker that ran the task, and the pool starts a replacement that adopts its deque, so
+ * no task is lost.
+ *
+ * <p>Lifecycle: {@link #shutdown()} rejects new external submissions
+ * ({@link RejectedExecutionException}) while tasks already submitted, and tasks they fork, run to
+ * completion; the pool terminates when it is quiescent. {@link #shutdownNow()} also cancels queued
+ * tasks. {@link #close()} shuts down and waits. The {@link #defaultPool() default pool} ignores
+ * shutdown and close.
+ */
+public final class SpindlePool extends AbstractExecutorService implements AutoCloseable {
+
+    /** Largest number of workers a pool may have. */
+    public static final int MAX_WORKERS = 32767;
+
+    static final int RUNNING = 0;
+    static final int SHUTDOWN = 1;
+    static final int STOP = 2;
+    static final int TERMINATED = 3;
+
+    private static final AtomicInteger POOL_IDS = new AtomicInteger();
+    private static final VarHandle WORKERS = MethodHandles.arrayElementVarHandle(Worker[].class);
+    private static final System.Logger LOG = System.getLogger(SpindlePool.class.getName());
+
+    private final Worker[] workers;
+    private final IdleProtocol idle;
+    private final SubmissionQueue submissions = new SubmissionQueue();
+    private final String namePrefix;
+    private final ThreadGroup group;
+    private final boolean isDefault;
+    private volatile int runState;
+    private final AtomicInteger pendingSubmissions = new AtomicInteger();
+    private final AtomicLong workerDeaths = new AtomicLong();
+    private final Object terminationLock = new Object();
+    private int liveWorkers;
+
+    /** Creates a pool with one worker per available processor. */
+    public SpindlePool() {
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Creates a pool.
+     *
+     * @param workers number of worker threads, 1..{@value #MAX_WORKERS}
+     * @throws IllegalArgumentException if workers is outside that range
+     */
+    public SpindlePool(int workers) {
+        this(workers, false);
+    }
+
+    SpindlePool(int workers, boolean isDefault) {
+        if (workers < 1 || workers > MAX_WORKERS) {
+            throw new IllegalArgumentException("workers must be in 1.." + MAX_WORKERS + ", was " + workers);
+        }
+        this.isDefault = isDefault;
+        this.namePrefix = isDefault ? "spindle-default-worker-" : "spindle-" + POOL_IDS.incrementAndGet() + "-worker-";
+        this.group = Thread.currentThread().getThreadGroup();
+        this.idle = new IdleProtocol(this);
+        this.workers = new Worker[workers];
+        for (int i = 0; i < workers; i++) {
+            workers(i, new Worker(this, i, new SplitDeque<>(), null));
+        }
+        synchronized (terminationLock) {
+            liveWorkers = workers;
+        }
+        for (int i = 0; i < workers; i++) {
+            workerAt(i).start();
+        }
+    }
+
+    private void workers(int i, Worker w) {
+        WORKERS.setVolatile(workers, i, w);
+    }
+
+    /**
+     * The shared default pool, created at first use with {@code -Dspindle.workers=N} workers
+     * (default: available processors). Its workers are daemon threads; shutdown and close are
+     * ignored.
+     *
+     * @return the default pool
+     * @throws IllegalStateException if {@code spindle.workers} is not an integer in 1..32767
+     */
+    public static SpindlePool defaultPool() {
+        return DefaultPool.get();
+    }
+
+    /**
+     * The pool whose worker is running the calling thread, or null.
+     *
+     * @return the current pool or null
+     */
+    public static SpindlePool current() {
+        return Thread.currentThread() instanceof Worker w ? w.pool : null;
+    }
+
+    // ------------------------------------------------------------------ package internals
+
+    IdleProtocol idle() {
+        return idle;
+    }
+
+    SubmissionQueue submissions() {
+        return submissions;
+    }
+
+    ThreadGroup threadGroup() {
+        return group;
+    }
+
+    String workerName(int index) {
+        return namePrefix + index;
+    }
+
+    Worker[] workerArray() {
+        return workers;
+    }
+
+    Worker workerAt(int i) {
+        return (Worker) WORKERS.getAcquire(workers, i);
+    }
+
+    int workerCount() {
+        return workers.length;
+    }
+
+    boolean isStopping() {
+        return runState >= STOP;
+    }
+
+    /** Any task visible to a thief: a shared region or the submission queue. */
+    boolean hasVisibleWork() {
+        if (!submissions.isEmpty()) {
+            return true;
+        }
+        for (int i = 0; i < workers.length; i++) {
+            Worker w = workerAt(i);
+            if (w != null && w.deque.hasShared()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * After shutdown: terminates if every worker is parked idle (so every deque is empty and no
+     * task runs), no submission is queued or in flight, and no worker woke during the check.
+     */
+    void tryTerminate() {
+        int rs = runState;
+        if (rs == RUNNING || rs == TERMINATED) {
+            return;
+        }
+        if (rs == SHUTDOWN) {
+            long before = idle.activations();
+            if (pendingSubmissions.get() != 0 || !submissions.isEmpty()) {
+                return;
+            }
+            for (int i = 0; i < workers.length; i++) {
+                Worker w = workerAt(i);
+                if (w == null || w.parkState != IdleProtocol.PARKED_IDLE || w.deque.sizeEstimate() != 0) {
+                    return;
+                }
+            }
+            if (idle.activations() != before || !submissions.isEmpty()) {
+                return;
+            }
+        }
+        synchronized (terminationLock) {
+            if (runState < STOP) {
+                runState = STOP;
+            }
+        }
+        idle.wakeAll();
+    }
+
+    void onWorkerExit(Worker w, Throwable death) {
+        if (death != null && runState < STOP) {
+            workerDeaths.incrementAndGet();
+            LOG.log(System.Logger.Level.WARNING, () -> "Spindle worker " + w.getName()
+                    + " died of an Error and is replaced; the Error was delivered to the joiners", death);
+            Worker replacement = new Worker(this, w.index, w.deque, w);
+            workers(w.index, replacement);
+            replacement.start();
+            return;
+        }
+        if (death != null) {
+            workerDeaths.incrementAndGet();
+        }
+        synchronized (terminationLock) {
+            if (--liveWorkers == 0) {
+                runState = TERMINATED;
+                terminationLock.notifyAll();
+            }
+        }
+    }
+
+    /** Submission from a thread that is not a worker of this pool. */
+    void submitExternal(Task<?> t) {
+        if (runState != RUNNING) {
+            throw rejected(t);
+        }
+        pendingSubmissions.incrementAndGet();
+        try {
+            if (runState != RUNNING) {
+                throw rejected(t);
+            }
+            submissions.offer(t);
+        } finally {
+            pendingSubmissions.decrementAndGet();
+        }
+        idle.signalWork();
+    }
+
+    private RejectedExecutionException rejected(Object t) {
+        return new RejectedExecutionException("pool is shut down, task rejected: " + t);
+    }
+
+    private void schedule(Task<?> t) {
+        if (Thread.currentThread() instanceof Worker w && w.pool == this) {
+            w.push(t);
+        } else {
+            submitExternal(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ public API
+
+    /**
+     * Runs a task in this pool and returns its result: on a worker of this pool the task runs
+     * inline; from any other thread it is submitted and the caller blocks until it completes.
+     *
+     * @param task the task
+     * @param <T>  result type
+     * @return the task's result
+     */
+    public <T> T invoke(Task<T> task) {
+        Objects.requireNonNull(task, "task");
+        if (Thread.currentThread() instanceof Worker w && w.pool == this) {
+            return task.invoke();
+        }
+        submitExternal(task);
+        return task.join();
+    }
+
+    /**
+     * Arranges for a task to run: on a worker of this pool it is forked onto that worker's deque,
+     * otherwise it is submitted.
+     *
+     * @param task the task
+     * @param <T>  result type
+     * @return the task, for joining
+     */
+    public <T> Task<T> submit(Task<T> task) {
+        Objects.requireNonNull(task, "task");
+        schedule(task);
+        return task;
+    }
+
+    @Override
+    public void execute(Runnable command) {
+        Objects.requireNonNull(command, "command");
+        schedule(command instanceof Task<?> t ? t : new AdaptedTasks.ExecuteTask(command));
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new AdaptedTasks.RunnableTask<>(runnable, value);
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new AdaptedTasks.CallableTask<>(callable);
+    }
+
+    /**
+     * Number of worker threads.
+     *
+     * @return the parallelism
+     */
+    public int parallelism() {
+        return workers.length;
+    }
+
+    /**
+     * A snapshot of the per-worker and total statistics.
+     *
+     * @return the statistics
+     */
+    public PoolStatistics statistics() {
+        List<WorkerStatistics> out = new ArrayList<>(workers.length);
+        for (int i = 0; i < workers.length; i++) {
+            out.add(workerAt(i).statistics());
+        }
+        return new PoolStatistics(out, workerDeaths.get());
+    }
+
+    @Override
+    public void shutdown() {
+        if (isDefault) {
+            return;
+        }
+        synchronized (terminationLock) {
+            if (runState == RUNNING) {
+                runState = SHUTDOWN;
+            }
+        }
+        tryTerminate();
+        idle.wakeAll();
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+        if (isDefault) {
+            return List.of();
+        }
+        synchronized (terminationLock) {
+            if (runState < STOP) {
+                runState = STOP;
+            }
+        }
+        List<Runnable> out = new ArrayList<>();
+        while (pendingSubmissions.get() != 0) {
+            Thread.onSpinWait();                     // a submitter between its check and offer
+        }
+        for (Task<?> t : submissions.drain()) {
+            t.cancel(false);
+            out.add(t);
+        }
+        idle.wakeAll();
+        return out;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return runState != RUNNING;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return runState == TERMINATED;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        synchronized (terminationLock) {
+            while (runState != TERMINATED) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(terminationLock, left);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Shuts down and waits until every submitted task, and every task they forked, has finished.
+     * Ignored by the default pool.
+     *
+     * @throws IllegalStateException if called from a worker of this pool (it would wait for itself)
+     */
+    @Override
+    public void close() {
+        if (isDefault) {
+            return;
+        }
+        if (Thread.currentThread() instanceof Worker w && w.pool == this) {
+            throw new IllegalStateException("close() called from " + w.getName() + ", a worker of this pool");
+        }
+        shutdown();
+        boolean interrupted = false;
+        while (!isTerminated()) {
+            try {
+                awaitTermination(1L, TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        String st = switch (runState) {
+            case RUNNING -> "running";
+            case SHUTDOWN -> "shutting down";
+            case STOP -> "stopping";
+            default -> "terminated";
+        };
+        return "SpindlePool[" + st + ", workers=" + workers.length + ", " + statistics().summary() + "]";
+    }
+}

@@ -1,0 +1,316 @@
+package dev.spindle.runtime;
+
+import dev.spindle.deque.SplitDeque;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A worker thread of a {@link SpindlePool}: owns one {@link SplitDeque}, runs its own tasks LIFO,
+ * steals the oldest shared task of random victims when it has none, helps while it joins, and
+ * parks through the {@link IdleProtocol} when nothing is runnable.
+ *
+ * <h2>Helping join</h2>
+ * A worker joining an unfinished task {@code t} never blocks while it could run something:
+ * <ol>
+ * <li>if {@code t} is on top of its own deque it pops and runs it;</li>
+ * <li>otherwise, if {@code t} was stolen, it steals from the thief's deque — the thief pushes
+ * {@code t}'s subtasks there, so this speeds up {@code t} itself (leapfrogging);</li>
+ * <li>then its own deque (tasks forked around {@code t}), random victims, the submission queue;</li>
+ * <li>after a short spin it parks as PARKED_JOIN: woken by {@code t}'s completion or, like an idle
+ * worker, by new work.</li>
+ * </ol>
+ * A task run while helping runs to completion on this stack; dependencies in fork/join only point
+ * from a task to tasks it forked, so helping cannot create a cycle.
+ */
+public final class Worker extends Thread {
+
+    private static final int SPIN_ROUNDS = 64;
+    private static final int YIELD_ROUNDS = 4;
+
+    private static final VarHandle PARK_STATE;
+
+    static {
+        try {
+            PARK_STATE = MethodHandles.lookup().findVarHandle(Worker.class, "parkState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final SpindlePool pool;
+    final int index;
+    final SplitDeque<Task<?>> deque;
+    private final IdleProtocol idle;
+    private int seed;
+
+    /** {@link IdleProtocol} state of this worker. */
+    volatile int parkState;
+    /** Set by a waker that moved this worker from parked to searching. */
+    volatile boolean wokenAsSearcher;
+
+    // Statistics: written by this thread only, read racily by snapshots.
+    long tasksRun;
+    long steals;
+    long failedSteals;
+    long parks;
+    long helpingJoins;
+    long submissionsTaken;
+
+    Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
+        super(pool.threadGroup(), null, pool.workerName(index), 0L, false);
+        this.pool = pool;
+        this.index = index;
+        this.deque = deque;
+        this.idle = pool.idle();
+        this.seed = (index + 1) * 0x9E3779B9 ^ (int) System.nanoTime();
+        if (seed == 0) {
+            seed = 1;
+        }
+        if (predecessor != null) {
+            tasksRun = predecessor.tasksRun;
+            steals = predecessor.steals;
+            failedSteals = predecessor.failedSteals;
+            parks = predecessor.parks;
+            helpingJoins = predecessor.helpingJoins;
+            submissionsTaken = predecessor.submissionsTaken;
+        }
+        setDaemon(true);
+    }
+
+    /**
+     * The pool this worker belongs to.
+     *
+     * @return the pool
+     */
+    public SpindlePool pool() {
+        return pool;
+    }
+
+    /**
+     * This worker's index in its pool, 0..workers-1.
+     *
+     * @return the index
+     */
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public void run() {
+        Throwable death = null;
+        try {
+            runLoop();
+        } catch (Throwable ex) {
+            death = ex;
+        } finally {
+            pool.onWorkerExit(this, death);
+        }
+    }
+
+    boolean casParkState(int expect, int update) {
+        return PARK_STATE.compareAndSet(this, expect, update);
+    }
+
+    void setParkState(int s) {
+        PARK_STATE.setVolatile(this, s);
+    }
+
+    // ------------------------------------------------------------------ owner path
+
+    /** Pushes a forked task; shares work only if some other worker is hungry. */
+    void push(Task<?> t) {
+        SplitDeque<Task<?>> d = deque;
+        d.push(t);
+        if (d.isShareRequested() || idle.anyoneHungry()) {
+            publish();
+        }
+    }
+
+    /** Moves part of the private region into the shared region and wakes a worker if needed. */
+    private void publish() {
+        if (deque.share() > 0) {
+            idle.signalWork();
+        }
+    }
+
+    private Task<?> popLocal() {
+        SplitDeque<Task<?>> d = deque;
+        Task<?> t = d.pop();
+        if (t != null && d.privateSize() > 0 && (d.isShareRequested() || idle.anyoneHungry())) {
+            publish();
+        }
+        return t;
+    }
+
+    /** Runs a task and counts it. An Error propagates (it kills this worker's stack). */
+    private void runTask(Task<?> t) {
+        tasksRun++;
+        t.run();
+    }
+
+    /**
+     * Removes {@code t} from the top of this worker's deque if it is there and nobody took it.
+     * Only the worker itself may call this.
+     *
+     * @param t a task this worker forked
+     * @return true if the caller now owns {@code t} and must run it (or drop it)
+     * @throws IllegalStateException if called from another thread
+     */
+    public boolean tryUnfork(Task<?> t) {
+        if (Thread.currentThread() != this) {
+            throw new IllegalStateException("tryUnfork called from " + Thread.currentThread().getName()
+                    + ", not from worker " + getName());
+        }
+        return deque.popIf(t);
+    }
+
+    // ------------------------------------------------------------------ main loop
+
+    private void runLoop() {
+        boolean searching = false;
+        while (!pool.isStopping()) {
+            Task<?> t = popLocal();
+            if (t == null) {
+                if (!searching) {
+                    idle.startSearching();
+                    searching = true;
+                }
+                t = search();
+                if (t == null) {
+                    idle.stopSearching(false);
+                    searching = idle.park(this, null);
+                    continue;
+                }
+                idle.stopSearching(true);
+                searching = false;
+            }
+            runTask(t);
+        }
+        if (searching) {
+            idle.stopSearching(false);
+        }
+        cancelLocalTasks();
+    }
+
+    /** Spins over the victims a bounded number of rounds, yielding towards the end. */
+    private Task<?> search() {
+        for (int round = 0; round < SPIN_ROUNDS + YIELD_ROUNDS; round++) {
+            Task<?> t = scan();
+            if (t != null) {
+                return t;
+            }
+            if (pool.isStopping()) {
+                return null;
+            }
+            if (round < SPIN_ROUNDS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+        return null;
+    }
+
+    /** One pass: every other worker's deque from a random start, then the submission queue. */
+    private Task<?> scan() {
+        int n = pool.workerCount();
+        if (n > 1) {
+            int r = seed;
+            r ^= r << 13;
+            r ^= r >>> 17;
+            r ^= r << 5;
+            seed = r;
+            int start = (r & 0x7fffffff) % n;
+            for (int k = 0; k < n; k++) {
+                int i = start + k;
+                if (i >= n) {
+                    i -= n;
+                }
+                if (i == index) {
+                    continue;
+                }
+                Worker v = pool.workerAt(i);
+                if (v == null) {
+                    continue;
+                }
+                Task<?> t = v.deque.steal();
+                if (t != null) {
+                    steals++;
+                    t.stealer = this;
+                    return t;
+                }
+                failedSteals++;
+            }
+        }
+        Task<?> t = pool.submissions().poll();
+        if (t != null) {
+            submissionsTaken++;
+        }
+        return t;
+    }
+
+    private void cancelLocalTasks() {
+        for (Task<?> t; (t = deque.pop()) != null; ) {
+            t.cancel(false);
+        }
+    }
+
+    // ------------------------------------------------------------------ helping join
+
+    /** Waits for {@code t} on this worker, running other work meanwhile. */
+    void helpJoin(Task<?> t) {
+        if (deque.popIf(t)) {
+            runTask(t);
+            return;
+        }
+        int idleRounds = 0;
+        while (!t.isDone()) {
+            Task<?> u = null;
+            Worker thief = t.stealer;
+            if (thief != null && thief != this) {
+                u = thief.deque.steal();
+                if (u != null) {
+                    steals++;
+                    u.stealer = this;
+                }
+            }
+            if (u == null) {
+                u = popLocal();
+            }
+            if (u == null) {
+                u = scan();
+            }
+            if (u != null) {
+                helpingJoins++;
+                runTask(u);
+                idleRounds = 0;
+                continue;
+            }
+            if (++idleRounds < SPIN_ROUNDS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (idleRounds < SPIN_ROUNDS + YIELD_ROUNDS) {
+                Thread.yield();
+                continue;
+            }
+            idleRounds = 0;
+            if (idle.park(this, t)) {
+                // Woken by new work as a searcher: look once, then hand the search on.
+                Task<?> w = t.isDone() ? null : scan();
+                idle.stopSearching(w != null);
+                if (w != null) {
+                    helpingJoins++;
+                    runTask(w);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ statistics
+
+    WorkerStatistics statistics() {
+        return new WorkerStatistics(index, tasksRun, steals, failedSteals, parks, helpingJoins, submissionsTaken);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.spindle.runtime;
+
+/**
+ * Counters of one worker since the pool started. Read without synchronization while the pool
+ * runs, so a snapshot of a busy pool is approximate; of a quiescent pool it is exact.
+ *
+ * @param index            the worker's index
+ * @param tasksRun         tasks this worker ran (its own, stolen, taken from submissions, helped)
+ * @param steals           tasks taken from other workers' deques
+ * @param failedSteals     steal attempts that found a victim's shared region empty
+ * @param parks            times the worker parked (idle or in a join)
+ * @param helpingJoins     tasks run while waiting in a join
+ * @param submissionsTaken tasks taken from the external submission queue
+ */
+public record WorkerStatistics(int index, long tasksRun, long steals, long failedSteals, long parks,
+                               long helpingJoins, long submissionsTaken) {
+
+    /**
+     * The difference {@code this - earlier}, for measuring an interval.
+     *
+     * @param earlier an earlier snapshot of the same worker
+     * @return the counts between the two snapshots
+     */
+    public WorkerStatistics minus(WorkerStatistics earlier) {
+        return new WorkerStatistics(index, tasksRun - earlier.tasksRun, steals - earlier.steals,
+                failedSteals - earlier.failedSteals, parks - earlier.parks,
+                helpingJoins - earlier.helpingJoins, submissionsTaken - earlier.submissionsTaken);
+    }
+}

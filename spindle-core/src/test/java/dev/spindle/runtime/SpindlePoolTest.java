@@ -1,0 +1,339 @@
+package dev.spindle.runtime;
+
+import dev.spindle.forkjoin.RecursiveTask;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SpindlePoolTest {
+
+    @Test
+    void workerCountOutsideRangeNamesTheValue() {
+        for (int bad : new int[]{0, -1, 32768, Integer.MIN_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SpindlePool(bad));
+            assertTrue(e.getMessage().contains(Integer.toString(bad)), e.getMessage());
+        }
+    }
+
+    @Test
+    void fibIsCorrectAtSeveralWorkerCounts() {
+        for (int w : new int[]{1, 2, 4}) {
+            try (SpindlePool pool = new SpindlePool(w)) {
+                assertEquals(Fib.seq(27), pool.invoke(new Fib(27, 5)), "workers=" + w);
+                PoolStatistics s = pool.statistics();
+                assertTrue(s.tasksRun() > 1000, s.summary());
+            }
+        }
+    }
+
+    @Test
+    void uncheckedFailureReachesJoinerAsItselfWithJoinSite() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            IllegalStateException boom = new IllegalStateException("boom");
+            Task<Integer> t = new RecursiveTask<>() {
+                @Override
+                protected Integer compute() {
+                    throw boom;
+                }
+            };
+            IllegalStateException got = assertThrows(IllegalStateException.class, () -> pool.invoke(t));
+            assertSame(boom, got);
+            assertTrue(got.getSuppressed().length >= 1 && got.getSuppressed()[0] instanceof JoinSite,
+                    "join site must be attached as suppressed");
+            // Every later join rethrows it too.
+            assertSame(boom, assertThrows(IllegalStateException.class, t::join));
+            ExecutionException ee = assertThrows(ExecutionException.class, t::get);
+            assertSame(boom, ee.getCause());
+        }
+    }
+
+    @Test
+    void checkedFailureArrivesWrapped() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            Task<Integer> t = new Task<>() {
+                @Override
+                protected Integer compute() throws IOException {
+                    throw new IOException("disk");
+                }
+            };
+            CompletionException e = assertThrows(CompletionException.class, () -> pool.invoke(t));
+            assertInstanceOf(IOException.class, e.getCause());
+        }
+    }
+
+    @Test
+    void workerSurvivesExceptionsAndIsReplacedAfterError() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            for (int i = 0; i < 100; i++) {
+                Future<?> f = pool.submit(() -> {
+                    throw new RuntimeException("task failure");
+                });
+                assertThrows(ExecutionException.class, f::get);
+            }
+            assertEquals(0, pool.statistics().workerDeaths());
+            class Fatal extends Error {
+                Fatal() {
+                    super("fatal");
+                }
+            }
+            Task<Integer> killer = new Task<>() {
+                @Override
+                protected Integer compute() {
+                    throw new Fatal();
+                }
+            };
+            assertThrows(Fatal.class, () -> pool.invoke(killer));
+            // The pool keeps working at full strength after the replacement.
+            assertEquals(Fib.seq(22), pool.invoke(new Fib(22, 4)));
+            assertEquals(1, pool.statistics().workerDeaths());
+            assertEquals(2, pool.statistics().workers().size());
+        }
+    }
+
+    @Test
+    void errorInsideNestedJoinReachesTopJoinerAndNothingHangs() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            class Fatal extends Error {
+            }
+            class Tree extends RecursiveTask<Integer> {
+                final int depth;
+
+                Tree(int depth) {
+                    this.depth = depth;
+                }
+
+                @Override
+                protected Integer compute() {
+                    if (depth == 0) {
+                        throw new Fatal();
+                    }
+                    Tree a = new Tree(depth - 1);
+                    a.fork();
+                    int b = new Tree(depth - 1).compute();
+                    return a.join() + b;
+                }
+            }
+            assertThrows(Fatal.class, () -> pool.invoke(new Tree(6)));
+            assertEquals(Fib.seq(20), pool.invoke(new Fib(20, 3)));
+        }
+    }
+
+    @Test
+    void submissionAfterShutdownIsRejected() {
+        SpindlePool pool = new SpindlePool(2);
+        pool.shutdown();
+        assertThrows(RejectedExecutionException.class, () -> pool.submit(() -> 1));
+        assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+        pool.close();
+        assertTrue(pool.isTerminated());
+    }
+
+    @Test
+    void closeWaitsForSubmittedWorkAndItsForks() {
+        SpindlePool pool = new SpindlePool(2);
+        List<Task<Long>> tasks = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            tasks.add(pool.submit(new Fib(20, 3)));
+        }
+        pool.close();
+        assertTrue(pool.isTerminated());
+        for (Task<Long> t : tasks) {
+            assertTrue(t.isDone());
+            assertEquals(Fib.seq(20), t.join());
+        }
+    }
+
+    @Test
+    void shutdownNowCancelsQueuedTasks() throws Exception {
+        SpindlePool pool = new SpindlePool(1);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> blocker = pool.submit(() -> {
+            running.countDown();
+            release.await();
+            return null;
+        });
+        assertTrue(running.await(30, TimeUnit.SECONDS), "blocker task never started");
+        Future<Integer> queued = pool.submit(() -> 42);
+        List<Runnable> drained = pool.shutdownNow();
+        assertEquals(1, drained.size());
+        assertTrue(queued.isCancelled());
+        assertThrows(CancellationException.class, queued::get);
+        release.countDown();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool did not terminate after shutdownNow");
+        blocker.get();
+    }
+
+    @Test
+    void idlePoolParksEveryWorker() throws Exception {
+        try (SpindlePool pool = new SpindlePool(4)) {
+            pool.invoke(new Fib(20, 3));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                boolean allParked = true;
+                for (int i = 0; i < pool.parallelism(); i++) {
+                    Worker w = pool.workerAt(i);
+                    Thread.State st = w.getState();
+                    if (w.parkState != IdleProtocol.PARKED_IDLE || st != Thread.State.WAITING) {
+                        allParked = false;
+                    }
+                }
+                if (allParked) {
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "workers still not parked after 30 s: " + pool);
+                Thread.sleep(1);   // polling an observable state, not synchronizing
+            }
+            // Parked workers use no CPU: their CPU time does not advance.
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long[] before = new long[pool.parallelism()];
+            for (int i = 0; i < before.length; i++) {
+                before[i] = mx.getThreadCpuTime(pool.workerAt(i).threadId());
+            }
+            Thread.sleep(200);
+            for (int i = 0; i < before.length; i++) {
+                long after = mx.getThreadCpuTime(pool.workerAt(i).threadId());
+                assertTrue(after - before[i] < TimeUnit.MILLISECONDS.toNanos(5),
+                        "idle worker " + i + " used " + (after - before[i]) + " ns of CPU in 200 ms");
+            }
+        }
+    }
+
+    /** Many short bursts from several submitters: a lost wake-up would hang one of them. */
+    @Test
+    void wakeUpStressNeverHangs() throws Exception {
+        try (SpindlePool pool = new SpindlePool(4)) {
+            int submitters = 4, bursts = 5000;
+            AtomicInteger ran = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (int s = 0; s < submitters; s++) {
+                Thread t = new Thread(() -> {
+                    try {
+                        for (int b = 0; b < bursts; b++) {
+                            int k = 1 + (b % 3);
+                            List<Future<?>> fs = new ArrayList<>(k);
+                            for (int i = 0; i < k; i++) {
+                                fs.add(pool.submit(ran::incrementAndGet));
+                            }
+                            for (Future<?> f : fs) {
+                                f.get(30, TimeUnit.SECONDS);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }, "submitter-" + s);
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(90));
+                assertFalse(t.isAlive(), t.getName() + " hung waiting for a burst: lost wake-up? " + pool);
+            }
+            assertTrue(failures.isEmpty(), () -> "burst failed (a 30 s wait timed out = lost wake-up): " + failures);
+            int expected = 0;
+            for (int b = 0; b < bursts; b++) {
+                expected += 1 + (b % 3);
+            }
+            assertEquals(expected * submitters, ran.get());
+        }
+    }
+
+    @Test
+    void joinFromNonWorkerBlocksUntilDone() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            CountDownLatch go = new CountDownLatch(1);
+            Task<Integer> t = pool.submit(new Task<Integer>() {
+                @Override
+                protected Integer compute() throws Exception {
+                    go.await();
+                    return 7;
+                }
+            });
+            assertFalse(t.isDone());
+            go.countDown();
+            assertEquals(7, t.join());
+        }
+    }
+
+    @Test
+    void cancelledTaskNeverRuns() throws Exception {
+        try (SpindlePool pool = new SpindlePool(1)) {
+            CountDownLatch release = new CountDownLatch(1);
+            pool.submit(() -> {
+                release.await();
+                return null;
+            });
+            AtomicInteger ran = new AtomicInteger();
+            Future<?> f = pool.submit(ran::incrementAndGet);
+            assertTrue(f.cancel(false));
+            release.countDown();
+            assertThrows(CancellationException.class, f::get);
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            assertEquals(0, ran.get());
+        }
+    }
+
+    @Test
+    void defaultPoolPropertyIsValidated() {
+        String old = System.getProperty(DefaultPool.WORKERS_PROPERTY);
+        try {
+            System.setProperty(DefaultPool.WORKERS_PROPERTY, "lots");
+            IllegalStateException e = assertThrows(IllegalStateException.class, DefaultPool::configuredWorkers);
+            assertTrue(e.getMessage().contains("lots"), e.getMessage());
+            System.setProperty(DefaultPool.WORKERS_PROPERTY, "0");
+            e = assertThrows(IllegalStateException.class, DefaultPool::configuredWorkers);
+            assertTrue(e.getMessage().contains("0"), e.getMessage());
+            System.setProperty(DefaultPool.WORKERS_PROPERTY, "3");
+            assertEquals(3, DefaultPool.configuredWorkers());
+        } finally {
+            if (old == null) {
+                System.clearProperty(DefaultPool.WORKERS_PROPERTY);
+            } else {
+                System.setProperty(DefaultPool.WORKERS_PROPERTY, old);
+            }
+        }
+    }
+
+    @Test
+    void closeFromWorkerIsRefused() {
+        try (SpindlePool pool = new SpindlePool(1)) {
+            Future<?> f = pool.submit(() -> {
+                pool.close();
+                return null;
+            });
+            ExecutionException e = assertThrows(ExecutionException.class, f::get);
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+        }
+    }
+
+    @Test
+    void statisticsCountStealsAndOneLineSummary() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            PoolStatistics before = pool.statistics();
+            for (int i = 0; i < 20; i++) {
+                pool.invoke(new Fib(24, 6));
+            }
+            PoolStatistics d = pool.statistics().minus(before);
+            assertTrue(d.tasksRun() > 0);
+            assertFalse(d.summary().contains("\n"));
+            assertTrue(d.summary().startsWith("workers=2"), d.summary());
+        }
+    }
+}
