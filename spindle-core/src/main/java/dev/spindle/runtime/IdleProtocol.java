@@ -47,6 +47,8 @@ final class IdleProtocol {
     static final int RUNNING = 0;
     static final int PARKED_IDLE = 1;
     static final int PARKED_JOIN = 2;
+    /** Woken by {@link #signalWork()}: already counted as searching, in the same CAS that woke it. */
+    static final int WOKEN = 3;
 
     private static final long SEARCH_UNIT = 1L;
     private static final long PARK_UNIT = 1L << 32;
@@ -123,10 +125,13 @@ final class IdleProtocol {
         int start = (int) (Thread.currentThread().threadId() * 0x9E3779B9L) & 0x7fffffff;
         for (int k = 0; k < n; k++) {
             Worker w = pool.workerAt((start + k) % n);
-            if (w != null && w.parkState != RUNNING && w.casParkState(w.parkState, RUNNING)) {
+            if (w == null) {
+                continue;
+            }
+            int s = w.parkState;
+            if ((s == PARKED_IDLE || s == PARKED_JOIN) && w.casParkState(s, WOKEN)) {
                 CTL.getAndAdd(this, SEARCH_UNIT - PARK_UNIT);
                 ACTIVATIONS.getAndAdd(this, 1L);
-                w.wokenAsSearcher = true;
                 LockSupport.unpark(w);
                 return;
             }
@@ -141,7 +146,7 @@ final class IdleProtocol {
                 continue;
             }
             int s = w.parkState;
-            if (s != RUNNING && w.casParkState(s, RUNNING)) {
+            if ((s == PARKED_IDLE || s == PARKED_JOIN) && w.casParkState(s, RUNNING)) {
                 CTL.getAndAdd(this, -PARK_UNIT);
                 ACTIVATIONS.getAndAdd(this, 1L);
             }
@@ -159,7 +164,6 @@ final class IdleProtocol {
      */
     boolean park(Worker w, Task<?> awaited) {
         int mode = awaited == null ? PARKED_IDLE : PARKED_JOIN;
-        w.wokenAsSearcher = false;
         w.setParkState(mode);
         CTL.getAndAdd(this, PARK_UNIT);
         Task.WaitNode node = null;
@@ -188,6 +192,10 @@ final class IdleProtocol {
             ACTIVATIONS.getAndAdd(this, 1L);
             return false;
         }
-        return w.wokenAsSearcher;
+        // Someone else moved us out of the parked state: signalWork (WOKEN, counted as a
+        // searcher by the same CAS) or wakeAll (RUNNING).
+        boolean searcher = w.parkState == WOKEN;
+        w.setParkState(RUNNING);
+        return searcher;
     }
 }

@@ -46,8 +46,6 @@ public final class Worker extends Thread {
 
     /** {@link IdleProtocol} state of this worker. */
     volatile int parkState;
-    /** Set by a waker that moved this worker from parked to searching. */
-    volatile boolean wokenAsSearcher;
 
     // Statistics: written by this thread only, read racily by snapshots.
     long tasksRun;

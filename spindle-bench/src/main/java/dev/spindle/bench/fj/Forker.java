@@ -1,0 +1,93 @@
+package dev.spindle.bench.fj;
+
+import dev.spindle.forkjoin.ForkJoin;
+import dev.spindle.runtime.SpindlePool;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.function.Function;
+
+/**
+ * How a coarse-grained divide-and-conquer program (Sort, MM, LU, Jacobi) runs two or four
+ * independent steps: one algorithm, written once against this interface, runs sequentially, on
+ * Spindle, on ForkJoinPool, or with a thread per fork. Their leaves are blocks of thousands of
+ * operations, so the virtual call and the lambda per fork are noise next to the work — the
+ * fine-grained programs (Fib, Integrate) are written idiomatically per framework instead.
+ */
+abstract class Forker {
+
+    /** Runs both, potentially in parallel; returns when both are done. */
+    abstract void both(Runnable a, Runnable b);
+
+    /** Runs all four, potentially in parallel; returns when all are done. */
+    void all(Runnable a, Runnable b, Runnable c, Runnable d) {
+        both(() -> both(a, b), () -> both(c, d));
+    }
+
+    /** Plain sequential execution, the serial elision. */
+    static final Forker SEQ = new Forker() {
+        @Override
+        void both(Runnable a, Runnable b) {
+            a.run();
+            b.run();
+        }
+    };
+
+    /** Spindle's binary join. */
+    static final Forker SPINDLE = new Forker() {
+        @Override
+        void both(Runnable a, Runnable b) {
+            ForkJoin.join(a, b);
+        }
+    };
+
+    /** ForkJoinPool's invokeAll over adapted runnables. */
+    static final Forker FJP = new Forker() {
+        @Override
+        void both(Runnable a, Runnable b) {
+            ForkJoinTask.invokeAll(ForkJoinTask.adapt(a), ForkJoinTask.adapt(b));
+        }
+
+        @Override
+        void all(Runnable a, Runnable b, Runnable c, Runnable d) {
+            ForkJoinTask.invokeAll(ForkJoinTask.adapt(a), ForkJoinTask.adapt(b),
+                    ForkJoinTask.adapt(c), ForkJoinTask.adapt(d));
+        }
+    };
+
+    /** A new Thread for every fork: the naive baseline. */
+    static final Forker THREADS = new Forker() {
+        @Override
+        void both(Runnable a, Runnable b) {
+            Thread t = ThreadFork.start(b);
+            a.run();
+            ThreadFork.join(t);
+        }
+
+        @Override
+        void all(Runnable a, Runnable b, Runnable c, Runnable d) {
+            Thread tb = ThreadFork.start(b);
+            Thread tc = ThreadFork.start(c);
+            Thread td = ThreadFork.start(d);
+            a.run();
+            ThreadFork.join(tb);
+            ThreadFork.join(tc);
+            ThreadFork.join(td);
+        }
+    };
+
+    /** Runs {@code body} inside the Spindle pool. */
+    static <I, R> R inSpindle(SpindlePool pool, I input, Function<I, R> body) {
+        return pool.invoke(new dev.spindle.forkjoin.RecursiveTask<R>() {
+            @Override
+            protected R compute() {
+                return body.apply(input);
+            }
+        });
+    }
+
+    /** Runs {@code body} inside the ForkJoinPool. */
+    static <I, R> R inFjp(ForkJoinPool pool, I input, Function<I, R> body) {
+        return pool.invoke(ForkJoinTask.adapt(() -> body.apply(input)));
+    }
+}

@@ -1,0 +1,121 @@
+package dev.spindle.bench.fj;
+
+import dev.spindle.bench.suite.Benchmark;
+import dev.spindle.bench.suite.Size;
+import dev.spindle.bench.suite.Variant;
+import dev.spindle.bench.suite.Variants;
+
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Jacobi (FJTask paper §4): relaxation of an n×n grid of doubles with a fixed boundary for a given
+ * number of steps; each step replaces every interior point by the mean of its four neighbours,
+ * reading the previous grid. Every step is a parallel divide-and-conquer over row bands of
+ * {@value #LEAF_ROWS} rows, and the join at its end is the barrier between steps.
+ */
+public final class Jacobi implements Benchmark<Jacobi.Problem, double[]> {
+
+    static final int LEAF_ROWS = 16;
+
+    /**
+     * Input grid.
+     *
+     * @param n     interior order; the grid has (n+2)² points
+     * @param steps relaxation steps
+     * @param grid  initial grid, row major
+     */
+    public record Problem(int n, int steps, double[] grid) {
+    }
+
+    @Override
+    public String name() {
+        return "Jacobi";
+    }
+
+    @Override
+    public Problem prepare(Size size) {
+        int n = size.pick(256, 1024, 2048);
+        int w = n + 2;
+        double[] g = new double[w * w];
+        SplittableRandom rnd = new SplittableRandom(4);
+        for (int i = 0; i < w; i++) {
+            for (int j = 0; j < w; j++) {
+                boolean edge = i == 0 || j == 0 || i == w - 1 || j == w - 1;
+                g[i * w + j] = edge ? 1.0 : rnd.nextDouble();
+            }
+        }
+        return new Problem(n, size.pick(20, 100, 100), g);
+    }
+
+    @Override
+    public Problem fresh(Problem input) {
+        return new Problem(input.n(), input.steps(), input.grid().clone());
+    }
+
+    @Override
+    public String describe(Size size) {
+        int n = size.pick(256, 1024, 2048);
+        return n + "x" + n + " doubles, " + size.pick(20, 100, 100) + " steps, bands of " + LEAF_ROWS + " rows";
+    }
+
+    @Override
+    public List<Variant<Problem, double[]>> variants() {
+        return List.of(
+                Variants.seq(p -> new Algorithm(Forker.SEQ, p).run()),
+                Variants.spindle("spindle", (pool, p) -> Forker.inSpindle(pool, p, x -> new Algorithm(Forker.SPINDLE, x).run())),
+                Variants.fjp("fjp", (pool, p) -> Forker.inFjp(pool, p, x -> new Algorithm(Forker.FJP, x).run())),
+                Variants.simple("threads", p -> new Algorithm(Forker.THREADS, p).run()));
+    }
+
+    @Override
+    public String mismatch(double[] expected, double[] actual) {
+        return SquareMatrices.firstDifference(expected, actual, (int) Math.round(Math.sqrt(expected.length)));
+    }
+
+    /** Jacobi relaxation written once against a {@link Forker}. */
+    static final class Algorithm {
+        private final Forker fork;
+        private final int n, w, steps;
+        private double[] src, dst;
+
+        Algorithm(Forker fork, Problem p) {
+            this.fork = fork;
+            this.n = p.n();
+            this.w = n + 2;
+            this.steps = p.steps();
+            this.src = p.grid();
+            this.dst = p.grid().clone();
+        }
+
+        double[] run() {
+            for (int s = 0; s < steps; s++) {
+                double[] from = src, to = dst;
+                rows(from, to, 1, n + 1);
+                src = to;
+                dst = from;
+            }
+            return src;
+        }
+
+        void rows(double[] from, double[] to, int lo, int hi) {
+            if (hi - lo <= LEAF_ROWS) {
+                relax(from, to, lo, hi);
+                return;
+            }
+            int mid = (lo + hi) >>> 1;
+            fork.both(() -> rows(from, to, lo, mid), () -> rows(from, to, mid, hi));
+        }
+
+        private void relax(double[] from, double[] to, int lo, int hi) {
+            int w = this.w;
+            for (int i = lo; i < hi; i++) {
+                int row = i * w;
+                for (int j = 1; j <= n; j++) {
+                    int p = row + j;
+                    to[p] = 0.25 * (from[p - w] + from[p + w] + from[p - 1] + from[p + 1]);
+                }
+            }
+        }
+    }
+}

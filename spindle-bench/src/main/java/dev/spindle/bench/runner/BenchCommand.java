@@ -1,0 +1,126 @@
+package dev.spindle.bench.runner;
+
+import dev.spindle.bench.suite.Size;
+import dev.spindle.bench.suite.Suite;
+import dev.spindle.bench.suite.Suites;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code spindle bench}: runs suites and writes results.json, results.md and speedup charts. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Runs benchmark suites, verifies every answer against the sequential one, "
+                + "prints Ts, T1, TP and their ratios, and writes DIR/results.json, DIR/results.md "
+                + "and DIR/speedup-<suite>.png.")
+public final class BenchCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--suite", required = true, split = ",", paramLabel = "NAME",
+            description = "Suite(s) to run, comma separated.")
+    List<String> suites;
+
+    @Option(names = "--workers", split = ",", paramLabel = "N",
+            description = "Worker counts, comma separated (default: 1 and the available processors).")
+    List<String> workers;
+
+    @Option(names = "--size", defaultValue = "default", paramLabel = "small|default|large",
+            description = "Problem size (default: ${DEFAULT-VALUE}).")
+    String size;
+
+    @Option(names = "--runs", defaultValue = "5", paramLabel = "N", description = "Timed runs per measurement (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--warmup", defaultValue = "2", paramLabel = "N", description = "Warm-up runs per measurement (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws Exception {
+        Size sz;
+        try {
+            sz = Size.parse(size);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (runs < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--runs must be at least 1, was " + runs);
+        }
+        if (warmup < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be at least 0, was " + warmup);
+        }
+        int[] ws = parseWorkers();
+        List<Suite> resolved = new ArrayList<>();
+        for (String s : suites) {
+            try {
+                resolved.add(Suites.get(s));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        String jdk = System.getProperty("java.vm.name") + " " + Runtime.version();
+        String started = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        Report report = new Report(jdk, started, Runtime.getRuntime().availableProcessors());
+        boolean tty = !noProgress && System.console() != null;
+        Progress progress = new Progress(System.err, Runner.steps(resolved, ws, runs, warmup), tty);
+        System.out.printf("spindle bench: suites %s, size %s, workers %s, %d warm-up + %d timed runs, %s, %d processors%n",
+                String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, runs, jdk, report.cores());
+        Runner runner = new Runner(sz, ws, runs, warmup, progress, report);
+        for (Suite s : resolved) {
+            runner.run(s);
+        }
+        progress.close();
+        System.out.println();
+        System.out.print(ReportWriter.table(report));
+        Files.createDirectories(out);
+        String command = "./spindle bench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        ReportWriter.writeJson(report, out.resolve("results.json"));
+        ReportWriter.writeMarkdown(report, out.resolve("results.md"), command);
+        for (Suite s : resolved) {
+            SpeedupChart.write(report, s.name(), out.resolve("speedup-" + s.name() + ".png"));
+        }
+        System.out.println("wrote " + out.resolve("results.json") + ", results.md and speedup charts");
+        if (!report.allVerified()) {
+            System.err.println("FAILED: some answers did not match the sequential answer (see 'ok' column)");
+            return 1;
+        }
+        return 0;
+    }
+
+    private int[] parseWorkers() {
+        if (workers == null || workers.isEmpty()) {
+            int n = Runtime.getRuntime().availableProcessors();
+            return n == 1 ? new int[]{1} : new int[]{1, n};
+        }
+        int[] ws = new int[workers.size()];
+        for (int i = 0; i < ws.length; i++) {
+            String w = workers.get(i).trim();
+            try {
+                ws[i] = Integer.parseInt(w);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--workers: '" + w + "' is not an integer");
+            }
+            if (ws[i] < 1 || ws[i] > dev.spindle.runtime.SpindlePool.MAX_WORKERS) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--workers: " + ws[i] + " is outside 1.." + dev.spindle.runtime.SpindlePool.MAX_WORKERS);
+            }
+        }
+        return ws;
+    }
+}

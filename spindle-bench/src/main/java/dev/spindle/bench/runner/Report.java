@@ -1,0 +1,102 @@
+package dev.spindle.bench.runner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The measurements of one runner invocation and the ratios derived from them: Ts (the seq
+ * variant's median), T1 (a variant's median at one worker), TP, and Ts/T1, T1/TP, Ts/TP.
+ */
+public final class Report {
+    private final List<Measurement> rows = new ArrayList<>();
+    private final String jdk;
+    private final String startedAt;
+    private final int cores;
+
+    /**
+     * @param jdk       the JDK the runner runs on
+     * @param startedAt ISO timestamp
+     * @param cores     available processors
+     */
+    public Report(String jdk, String startedAt, int cores) {
+        this.jdk = jdk;
+        this.startedAt = startedAt;
+        this.cores = cores;
+    }
+
+    void add(Measurement m) {
+        rows.add(m);
+    }
+
+    /** @return all measurements, in the order taken */
+    public List<Measurement> rows() {
+        return rows;
+    }
+
+    /** @return the JDK description */
+    public String jdk() {
+        return jdk;
+    }
+
+    /** @return when the run started */
+    public String startedAt() {
+        return startedAt;
+    }
+
+    /** @return the machine's available processors */
+    public int cores() {
+        return cores;
+    }
+
+    /** @return true if every measurement verified */
+    public boolean allVerified() {
+        return rows.stream().allMatch(Measurement::verified);
+    }
+
+    /** @return Ts for the measurement's benchmark, if the seq variant ran */
+    Optional<Double> ts(Measurement m) {
+        return find(m.suite(), m.benchmark(), "seq", -1).map(Measurement::medianMs);
+    }
+
+    /** @return T1 of the measurement's variant, if measured at one worker */
+    Optional<Double> t1(Measurement m) {
+        if (m.variant().equals("seq")) {
+            return Optional.of(m.medianMs());
+        }
+        return find(m.suite(), m.benchmark(), m.variant(), 1).map(Measurement::medianMs);
+    }
+
+    private Optional<Double> ratio(Optional<Double> num, Optional<Double> den) {
+        return num.isPresent() && den.isPresent() && den.get() > 0 ? Optional.of(num.get() / den.get()) : Optional.empty();
+    }
+
+    /** @return Ts/T1 */
+    Optional<Double> tsOverT1(Measurement m) {
+        return ratio(ts(m), t1(m));
+    }
+
+    /** @return T1/TP */
+    Optional<Double> t1OverTp(Measurement m) {
+        return ratio(t1(m), Optional.of(m.medianMs()));
+    }
+
+    /** @return Ts/TP */
+    Optional<Double> tsOverTp(Measurement m) {
+        return ratio(ts(m), Optional.of(m.medianMs()));
+    }
+
+    private Optional<Measurement> find(String suite, String bench, String variant, int workers) {
+        return rows.stream().filter(r -> r.suite().equals(suite) && r.benchmark().equals(bench)
+                && r.variant().equals(variant) && (workers < 0 || r.workers() == workers)).findFirst();
+    }
+
+    static String fmt(Optional<Double> v) {
+        return v.map(x -> String.format(Locale.ROOT, "%.2f", x)).orElse("-");
+    }
+
+    static String ms(double v) {
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.spindle.bench.runner;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Writes a {@link Report} as a terminal table, results.json and results.md. */
+final class ReportWriter {
+    private ReportWriter() {
+    }
+
+    private static final String[] HEAD = {"benchmark", "variant", "P", "median ms", "min", "max",
+            "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "steals/run", "ok"};
+
+    private static String[] cells(Report r, Measurement m) {
+        Double steals = m.counters().get("steals");
+        return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), Report.ms(m.medianMs()),
+                Report.ms(m.minMs()), Report.ms(m.maxMs()), r.ts(m).map(Report::ms).orElse("-"),
+                r.t1(m).map(Report::ms).orElse("-"), Report.fmt(r.tsOverT1(m)), Report.fmt(r.t1OverTp(m)),
+                Report.fmt(r.tsOverTp(m)), steals == null ? "-" : String.format(Locale.ROOT, "%.0f", steals),
+                m.verified() ? "yes" : "NO"};
+    }
+
+    static String table(Report r) {
+        int[] w = new int[HEAD.length];
+        for (int i = 0; i < HEAD.length; i++) {
+            w[i] = HEAD[i].length();
+        }
+        for (Measurement m : r.rows()) {
+            String[] c = cells(r, m);
+            for (int i = 0; i < c.length; i++) {
+                w[i] = Math.max(w[i], c[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        appendRow(sb, HEAD, w);
+        StringBuilder rule = new StringBuilder();
+        for (int x : w) {
+            rule.append("-".repeat(x)).append("  ");
+        }
+        sb.append(rule.toString().stripTrailing()).append('\n');
+        for (Measurement m : r.rows()) {
+            appendRow(sb, cells(r, m), w);
+        }
+        return sb.toString();
+    }
+
+    private static void appendRow(StringBuilder sb, String[] c, int[] w) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < c.length; i++) {
+            String cell = c[i];
+            line.append(i < 2 ? pad(cell, w[i]) : lpad(cell, w[i])).append("  ");
+        }
+        sb.append(line.toString().stripTrailing()).append('\n');
+    }
+
+    private static String pad(String s, int w) {
+        return s + " ".repeat(w - s.length());
+    }
+
+    private static String lpad(String s, int w) {
+        return " ".repeat(w - s.length()) + s;
+    }
+
+    static void writeMarkdown(Report r, Path file, String command) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Spindle benchmark results\n\n");
+        sb.append("- command: `").append(command).append("`\n");
+        sb.append("- JDK: ").append(r.jdk()).append("\n");
+        sb.append("- date: ").append(r.startedAt()).append("\n");
+        sb.append("- available processors: ").append(r.cores()).append("\n\n");
+        sb.append('|');
+        for (String h : HEAD) {
+            sb.append(' ').append(h).append(" |");
+        }
+        sb.append("\n|");
+        for (int i = 0; i < HEAD.length; i++) {
+            sb.append(i < 2 ? "---|" : "---:|");
+        }
+        sb.append('\n');
+        for (Measurement m : r.rows()) {
+            sb.append('|');
+            for (String c : cells(r, m)) {
+                sb.append(' ').append(c).append(" |");
+            }
+            sb.append('\n');
+        }
+        sb.append("\nTs = median of the sequential variant; T1 = the variant at one worker; TP = this row.\n");
+        Files.writeString(file, sb.toString());
+    }
+
+    static void writeJson(Report r, Path file) throws IOException {
+        StringBuilder sb = new StringBuilder("[\n");
+        for (int i = 0; i < r.rows().size(); i++) {
+            Measurement m = r.rows().get(i);
+            sb.append("  {");
+            field(sb, "suite", m.suite()).append(", ");
+            field(sb, "benchmark", m.benchmark()).append(", ");
+            field(sb, "description", m.description()).append(", ");
+            field(sb, "variant", m.variant()).append(", ");
+            sb.append("\"workers\": ").append(m.workers()).append(", ");
+            field(sb, "size", m.size()).append(", ");
+            sb.append("\"runs\": ").append(m.runs()).append(", ");
+            num(sb, "median_ms", m.medianMs()).append(", ");
+            num(sb, "min_ms", m.minMs()).append(", ");
+            num(sb, "max_ms", m.maxMs()).append(", ");
+            sb.append("\"verified\": ").append(m.verified()).append(", ");
+            if (m.mismatch() != null) {
+                field(sb, "mismatch", m.mismatch()).append(", ");
+            }
+            opt(sb, "ts_ms", r.ts(m));
+            opt(sb, "t1_ms", r.t1(m));
+            opt(sb, "ts_over_t1", r.tsOverT1(m));
+            opt(sb, "t1_over_tp", r.t1OverTp(m));
+            opt(sb, "ts_over_tp", r.tsOverTp(m));
+            field(sb, "jdk", r.jdk()).append(", ");
+            field(sb, "date", r.startedAt()).append(", ");
+            sb.append("\"stats\": {");
+            int k = 0;
+            for (Map.Entry<String, Double> e : m.counters().entrySet()) {
+                if (k++ > 0) {
+                    sb.append(", ");
+                }
+                num(sb, e.getKey(), e.getValue());
+            }
+            sb.append("}}");
+            sb.append(i + 1 < r.rows().size() ? ",\n" : "\n");
+        }
+        sb.append("]\n");
+        Files.writeString(file, sb.toString());
+    }
+
+    private static void opt(StringBuilder sb, String k, Optional<Double> v) {
+        v.ifPresent(x -> num(sb, k, x).append(", "));
+    }
+
+    private static StringBuilder field(StringBuilder sb, String k, String v) {
+        return sb.append('"').append(k).append("\": ").append(quote(v));
+    }
+
+    private static StringBuilder num(StringBuilder sb, String k, double v) {
+        sb.append('"').append(k).append("\": ");
+        if (Double.isFinite(v)) {
+            sb.append(String.format(Locale.ROOT, "%.4f", v));
+        } else {
+            sb.append("null");
+        }
+        return sb;
+    }
+
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

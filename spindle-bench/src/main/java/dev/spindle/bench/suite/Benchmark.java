@@ -1,0 +1,48 @@
+package dev.spindle.bench.suite;
+
+import java.util.List;
+
+/**
+ * A program measured by the runner: its input, its sequential answer, and its variants.
+ *
+ * @param <I> input type
+ * @param <R> result type
+ */
+public interface Benchmark<I, R> {
+
+    /** @return the benchmark's name */
+    String name();
+
+    /**
+     * Builds the input for a size (not timed).
+     *
+     * @param size problem size
+     * @return the input
+     */
+    I prepare(Size size);
+
+    /**
+     * A copy of the input for one run, for programs that work in place (not timed).
+     *
+     * @param input the prepared input
+     * @return the input to hand to one run
+     */
+    default I fresh(I input) {
+        return input;
+    }
+
+    /** @return the variants; the first one named "seq" gives Ts and the reference answer */
+    List<Variant<I, R>> variants();
+
+    /**
+     * Checks an answer against the sequential one.
+     *
+     * @param expected the seq variant's answer
+     * @param actual   another variant's answer
+     * @return null if they agree, else a description of the mismatch
+     */
+    String mismatch(R expected, R actual);
+
+    /** @return a short description of the problem at a size, for reports */
+    String describe(Size size);
+}

@@ -1,0 +1,49 @@
+package dev.spindle.bench.suite;
+
+/**
+ * One way of computing a benchmark (seq, spindle, fjp, threads, ...).
+ *
+ * @param <I> input type
+ * @param <R> result type
+ */
+public interface Variant<I, R> {
+
+    /** @return the variant's name as printed and written to results.json */
+    String name();
+
+    /** @return true if the variant runs on a worker count (false: sequential, or threads unbounded) */
+    boolean usesWorkers();
+
+    /**
+     * Sets up the variant for a worker count (creates its pool).
+     *
+     * @param workers worker count (ignored if {@link #usesWorkers()} is false)
+     * @return a running instance; close it to release threads
+     */
+    Instance<I, R> open(int workers);
+
+    /**
+     * A variant set up for one worker count.
+     *
+     * @param <I> input type
+     * @param <R> result type
+     */
+    interface Instance<I, R> extends AutoCloseable {
+        /**
+         * Computes the benchmark once.
+         *
+         * @param input the input (fresh for this run)
+         * @return the answer
+         */
+        R run(I input);
+
+        /** @return cumulative scheduler counters of the instance's pool (steals, tasks, ...), may be empty */
+        default java.util.Map<String, Long> counters() {
+            return java.util.Map.of();
+        }
+
+        @Override
+        default void close() {
+        }
+    }
+}

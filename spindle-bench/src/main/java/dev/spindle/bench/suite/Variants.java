@@ -1,0 +1,151 @@
+package dev.spindle.bench.suite;
+
+import dev.spindle.runtime.PoolStatistics;
+import dev.spindle.runtime.SpindlePool;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** Factories for the standard variants. */
+public final class Variants {
+    private Variants() {
+    }
+
+    /**
+     * Plain sequential Java.
+     *
+     * @param body the computation
+     * @param <I>  input type
+     * @param <R>  result type
+     * @return the variant "seq"
+     */
+    public static <I, R> Variant<I, R> seq(Function<I, R> body) {
+        return simple("seq", body);
+    }
+
+    /**
+     * A variant without a pool (for example a new Thread per fork).
+     *
+     * @param name the name
+     * @param body the computation
+     * @param <I>  input type
+     * @param <R>  result type
+     * @return the variant
+     */
+    public static <I, R> Variant<I, R> simple(String name, Function<I, R> body) {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return false;
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                return body::apply;
+            }
+        };
+    }
+
+    /**
+     * Runs on a fresh {@link SpindlePool} of the requested size.
+     *
+     * @param name the name
+     * @param body the computation, given the pool
+     * @param <I>  input type
+     * @param <R>  result type
+     * @return the variant
+     */
+    public static <I, R> Variant<I, R> spindle(String name, BiFunction<SpindlePool, I, R> body) {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return true;
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                SpindlePool pool = new SpindlePool(workers);
+                return new Instance<>() {
+                    @Override
+                    public R run(I input) {
+                        return body.apply(pool, input);
+                    }
+
+                    @Override
+                    public Map<String, Long> counters() {
+                        PoolStatistics s = pool.statistics();
+                        Map<String, Long> m = new LinkedHashMap<>();
+                        m.put("tasks", s.tasksRun());
+                        m.put("steals", s.steals());
+                        m.put("failed_steals", s.failedSteals());
+                        m.put("parks", s.parks());
+                        m.put("helping_joins", s.helpingJoins());
+                        return m;
+                    }
+
+                    @Override
+                    public void close() {
+                        pool.close();
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * Runs on a fresh {@link ForkJoinPool} of the requested parallelism.
+     *
+     * @param name the name
+     * @param body the computation, given the pool
+     * @param <I>  input type
+     * @param <R>  result type
+     * @return the variant
+     */
+    public static <I, R> Variant<I, R> fjp(String name, BiFunction<ForkJoinPool, I, R> body) {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return true;
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                ForkJoinPool pool = new ForkJoinPool(workers);
+                return new Instance<>() {
+                    @Override
+                    public R run(I input) {
+                        return body.apply(pool, input);
+                    }
+
+                    @Override
+                    public Map<String, Long> counters() {
+                        return Map.of("steals", pool.getStealCount());
+                    }
+
+                    @Override
+                    public void close() {
+                        pool.close();
+                    }
+                };
+            }
+        };
+    }
+}
