@@ -322,6 +322,11 @@ public abstract class Task<T> implements RunnableFuture<T> {
         }
     }
 
+    /** True if a waiter is registered and has not been released by completion (for tests). */
+    final boolean hasWaiters() {
+        return waiters != null;
+    }
+
     private T reportJoin() {
         int s = status;
         if (s == NORMAL) {

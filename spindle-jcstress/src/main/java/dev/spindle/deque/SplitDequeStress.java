@@ -1,0 +1,213 @@
+package dev.spindle.deque;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * jcstress tests of {@link SplitDeque}: push/pop/steal/share races. Elements are Integers; 0 in
+ * a result means "got nothing". The invariant in every test: each element is taken exactly once.
+ */
+public final class SplitDequeStress {
+    private SplitDequeStress() {
+    }
+
+    /** The owner's pop and a thief's steal race for the only, shared element. */
+    @JCStressTest
+    @Description("owner pop vs thief steal on the last shared element: exactly one wins")
+    @Outcome(id = {"1, 0", "0, 1"}, expect = Expect.ACCEPTABLE, desc = "exactly one took it")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "lost or duplicated")
+    @State
+    public static class PopVersusSteal {
+        final SplitDeque<Integer> d = new SplitDeque<>(2);
+
+        public PopVersusSteal() {
+            d.push(1);
+            d.share();
+        }
+
+        @Actor
+        public void owner(II_Result r) {
+            Integer x = d.pop();
+            r.r1 = x == null ? 0 : x;
+        }
+
+        @Actor
+        public void thief(II_Result r) {
+            Integer x = d.steal();
+            r.r2 = x == null ? 0 : x;
+        }
+    }
+
+    /** Two thieves race for two shared elements (jcstress runs at most 2 actors on 2 CPUs). */
+    @JCStressTest
+    @Description("two thieves race for two shared elements: each taken exactly once")
+    @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "element 1 and element 2 each taken once")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "an element lost (0) or duplicated (2)")
+    @State
+    public static class TwoThieves {
+        final SplitDeque<Integer> d = new SplitDeque<>(2);
+        Integer byThief1, byThief2;
+
+        public TwoThieves() {
+            d.push(1);
+            d.push(2);
+            d.share();
+            d.share();
+        }
+
+        @Actor
+        public void thief1() {
+            byThief1 = d.steal();
+        }
+
+        @Actor
+        public void thief2() {
+            byThief2 = d.steal();
+        }
+
+        @Arbiter
+        public void count(II_Result r) {
+            int[] c = new int[3];
+            for (Integer x : new Integer[]{byThief1, byThief2}) {
+                if (x != null) {
+                    c[x]++;
+                }
+            }
+            for (Integer x; (x = d.pop()) != null; ) {
+                c[x]++;
+            }
+            r.r1 = c[1];
+            r.r2 = c[2];
+        }
+    }
+
+    /** The owner pops twice (reclaiming the shared region) while a thief steals. */
+    @JCStressTest
+    @Description("owner pops both shared elements vs thief steal: each taken exactly once")
+    @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "element 1 and element 2 each taken once")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "an element lost (0) or duplicated (2)")
+    @State
+    public static class OwnerDrainsVersusThief {
+        final SplitDeque<Integer> d = new SplitDeque<>(2);
+        Integer byOwner1, byOwner2, byThief;
+
+        public OwnerDrainsVersusThief() {
+            d.push(1);
+            d.push(2);
+            d.share();
+            d.share();
+        }
+
+        @Actor
+        public void owner() {
+            byOwner1 = d.pop();
+            byOwner2 = d.pop();
+        }
+
+        @Actor
+        public void thief() {
+            byThief = d.steal();
+        }
+
+        @Arbiter
+        public void count(II_Result r) {
+            int[] c = new int[3];
+            for (Integer x : new Integer[]{byOwner1, byOwner2, byThief}) {
+                if (x != null) {
+                    c[x]++;
+                }
+            }
+            for (Integer x; (x = d.pop()) != null; ) {
+                c[x]++;
+            }
+            r.r1 = c[1];
+            r.r2 = c[2];
+        }
+    }
+
+    /** A thief sees the fields of an element it stole, written before it was shared. */
+    @JCStressTest
+    @Description("an element is fully visible to the thief that steals it")
+    @Outcome(id = "-1", expect = Expect.ACCEPTABLE, desc = "nothing shared yet")
+    @Outcome(id = "42", expect = Expect.ACCEPTABLE, desc = "stole the element and saw its contents")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "saw a partly constructed element")
+    @State
+    public static class PublicationOnShare {
+        static final class Box {
+            int v;
+
+            Box(int v) {
+                this.v = v;
+            }
+        }
+
+        final SplitDeque<Box> d = new SplitDeque<>(2);
+
+        @Actor
+        public void owner() {
+            d.push(new Box(42));
+            d.share();
+        }
+
+        @Actor
+        public void thief(org.openjdk.jcstress.infra.results.I_Result r) {
+            Box b = d.steal();
+            r.r1 = b == null ? -1 : b.v;
+        }
+    }
+
+    /** Owner reclaims, pushes past the ring's capacity and shares while a thief steals. */
+    @JCStressTest
+    @Description("owner pop + push (ring growth) + share vs thief steal: each element taken exactly once")
+    @Outcome(id = "1, 1, 1, 1", expect = Expect.ACCEPTABLE, desc = "elements 1..4 each taken once")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "an element lost (0) or duplicated (2)")
+    @State
+    public static class ReclaimGrowAndSteal {
+        final SplitDeque<Integer> d = new SplitDeque<>(2);
+        Integer byOwner, byThief;
+
+        public ReclaimGrowAndSteal() {
+            d.push(1);
+            d.push(2);
+            d.share();
+            d.share();
+        }
+
+        @Actor
+        public void owner() {
+            byOwner = d.pop();
+            d.push(3);
+            d.push(4);
+            d.share();
+        }
+
+        @Actor
+        public void thief() {
+            byThief = d.steal();
+        }
+
+        @Arbiter
+        public void count(IIII_Result r) {
+            int[] c = new int[5];
+            for (Integer x : new Integer[]{byOwner, byThief}) {
+                if (x != null) {
+                    c[x]++;
+                }
+            }
+            for (Integer x; (x = d.pop()) != null; ) {
+                c[x]++;
+            }
+            r.r1 = c[1];
+            r.r2 = c[2];
+            r.r3 = c[3];
+            r.r4 = c[4];
+        }
+    }
+}
