@@ -37,7 +37,7 @@ public final class Fib implements Benchmark<Integer, Long> {
                 Variants.seq(Fib::seqFib),
                 Variants.spindle("spindle", (pool, n) -> pool.invoke(new SpindleFib(n))),
                 Variants.fjp("fjp", (pool, n) -> pool.invoke(new FjpFib(n))),
-                Variants.simple("threads", Fib::threadFib));
+                Variants.threads(Fib::threadFib));
     }
 
     @Override

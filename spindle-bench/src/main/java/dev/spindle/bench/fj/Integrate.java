@@ -38,8 +38,8 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
     public Problem prepare(Size size) {
         return new Problem(switch (size) {
             case SMALL -> 1e3;
-            case DEFAULT -> 1e-2;
-            case LARGE -> 1e-4;
+            case DEFAULT -> 1e-5;
+            case LARGE -> 1e-7;
         });
     }
 
@@ -54,7 +54,7 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
                 Variants.seq(p -> whole(p.tolerance())),
                 Variants.spindle("spindle", (pool, p) -> pool.invoke(SpindleQuad.root(p.tolerance()))),
                 Variants.fjp("fjp", (pool, p) -> pool.invoke(FjpQuad.root(p.tolerance()))),
-                Variants.simple("threads", p -> threadQuad(LO, HI, f(LO), f(HI),
+                Variants.threads(p -> threadQuad(LO, HI, f(LO), f(HI),
                         (f(LO) + f(HI)) * (HI - LO) * 0.5, p.tolerance())));
     }
 

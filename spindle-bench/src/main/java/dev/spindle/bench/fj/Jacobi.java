@@ -65,7 +65,7 @@ public final class Jacobi implements Benchmark<Jacobi.Problem, double[]> {
                 Variants.seq(p -> new Algorithm(Forker.SEQ, p).run()),
                 Variants.spindle("spindle", (pool, p) -> Forker.inSpindle(pool, p, x -> new Algorithm(Forker.SPINDLE, x).run())),
                 Variants.fjp("fjp", (pool, p) -> Forker.inFjp(pool, p, x -> new Algorithm(Forker.FJP, x).run())),
-                Variants.simple("threads", p -> new Algorithm(Forker.THREADS, p).run()));
+                Variants.threads(p -> new Algorithm(Forker.THREADS, p).run()));
     }
 
     @Override

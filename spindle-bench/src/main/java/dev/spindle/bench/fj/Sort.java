@@ -53,7 +53,7 @@ public final class Sort implements Benchmark<int[], int[]> {
                 Variants.seq(a -> new Algorithm(Forker.SEQ).sortAll(a)),
                 Variants.spindle("spindle", (pool, a) -> Forker.inSpindle(pool, a, x -> new Algorithm(Forker.SPINDLE).sortAll(x))),
                 Variants.fjp("fjp", (pool, a) -> Forker.inFjp(pool, a, x -> new Algorithm(Forker.FJP).sortAll(x))),
-                Variants.simple("threads", a -> new Algorithm(Forker.THREADS).sortAll(a)));
+                Variants.threads(a -> new Algorithm(Forker.THREADS).sortAll(a)));
     }
 
     @Override

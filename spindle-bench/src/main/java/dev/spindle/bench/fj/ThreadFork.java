@@ -5,12 +5,30 @@ package dev.spindle.bench.fj;
  * {@link Thread#join()}. A failure in the thread is rethrown by {@link #join(Thread)}.
  */
 final class ThreadFork {
+    /**
+     * Most threads the baseline may have alive at once. Fib(40) with threshold 13 needs far more
+     * (it exhausted this machine's ~32k thread limit and starved every other process); the
+     * baseline then fails fast with a clear message instead.
+     */
+    static final int MAX_LIVE_THREADS = 8192;
+    private static final java.util.concurrent.atomic.AtomicInteger LIVE = new java.util.concurrent.atomic.AtomicInteger();
+
     private ThreadFork() {
     }
 
     static Thread start(Runnable body) {
+        if (LIVE.incrementAndGet() > MAX_LIVE_THREADS) {
+            LIVE.decrementAndGet();
+            throw new IllegalStateException("the thread-per-fork baseline needs more than "
+                    + MAX_LIVE_THREADS + " live threads for this problem; not run");
+        }
         Failing t = new Failing(body);
-        t.start();
+        try {
+            t.start();
+        } catch (Throwable e) {
+            LIVE.decrementAndGet();
+            throw e;
+        }
         return t;
     }
 
@@ -53,6 +71,8 @@ final class ThreadFork {
                 body.run();
             } catch (Throwable e) {
                 failure = e;
+            } finally {
+                LIVE.decrementAndGet();
             }
         }
     }

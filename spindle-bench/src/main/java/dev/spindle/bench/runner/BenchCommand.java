@@ -48,6 +48,19 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--bench", split = ",", paramLabel = "NAME",
+            description = "Only these benchmarks of the suite(s), comma separated (default: all).")
+    List<String> benches;
+
+    @Option(names = "--variant", split = ",", paramLabel = "NAME",
+            description = "Only these variants besides seq, comma separated (default: all).")
+    List<String> variantFilter;
+
+    @Option(names = "--fork", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Measure each benchmark x variant in a fresh JVM, as JMH does (default: ${DEFAULT-VALUE}); "
+                    + "--no-fork measures everything in this JVM, where variants sharing code disturb each other's JIT profiles.")
+    boolean fork;
+
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
@@ -69,7 +82,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<Suite> resolved = new ArrayList<>();
         for (String s : suites) {
             try {
-                resolved.add(Suites.get(s));
+                resolved.add(Suites.get(s).only(benches, variantFilter));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -79,9 +92,10 @@ public final class BenchCommand implements Callable<Integer> {
         Report report = new Report(jdk, started, Runtime.getRuntime().availableProcessors());
         boolean tty = !noProgress && System.console() != null;
         Progress progress = new Progress(System.err, Runner.steps(resolved, ws, runs, warmup), tty);
-        System.out.printf("spindle bench: suites %s, size %s, workers %s, %d warm-up + %d timed runs, %s, %d processors%n",
-                String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, runs, jdk, report.cores());
-        Runner runner = new Runner(sz, ws, runs, warmup, progress, report);
+        System.out.printf("spindle bench: suites %s, size %s, workers %s, %d warm-up + %d timed runs, %s, %d processors, %s%n",
+                String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, runs, jdk, report.cores(),
+                fork ? "a fresh JVM per benchmark x variant" : "one JVM");
+        Runner runner = new Runner(sz, ws, runs, warmup, progress, report, fork);
         for (Suite s : resolved) {
             runner.run(s);
         }

@@ -18,8 +18,16 @@ import java.util.Map;
  * @param verified    every run's answer equalled the sequential answer
  * @param mismatch    the first mismatch, or null
  * @param counters    scheduler counters per timed run (averaged), may be empty
+ * @param error       why the variant could not run to the end, or null
+ * @param tolerated   an error that does not fail the invocation (the naive baseline's)
  */
 public record Measurement(String suite, String benchmark, String description, String variant, int workers,
                           String size, int runs, double medianMs, double minMs, double maxMs,
-                          boolean verified, String mismatch, Map<String, Double> counters) {
+                          boolean verified, String mismatch, Map<String, Double> counters,
+                          String error, boolean tolerated) implements java.io.Serializable {
+
+    /** @return true if this row makes the invocation fail */
+    public boolean fails() {
+        return mismatch != null || (error != null && !tolerated);
+    }
 }

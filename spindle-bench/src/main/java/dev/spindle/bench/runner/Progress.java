@@ -7,30 +7,54 @@ import java.io.PrintStream;
  * measurement so CI logs stay readable.
  */
 final class Progress {
+    /** Prefix of a finished-measurement line sent by a measuring child JVM. */
+    static final String LINE = "@@spindle-line ";
+
     private final PrintStream out;
     private final boolean tty;
+    private final boolean child;
     private final long total;
     private long done;
     private String label = "";
 
     Progress(PrintStream out, long total, boolean tty) {
+        this(out, total, tty, false);
+    }
+
+    private Progress(PrintStream out, long total, boolean tty, boolean child) {
         this.out = out;
         this.total = Math.max(1, total);
         this.tty = tty;
+        this.child = child;
+    }
+
+    /** A child JVM's progress: reports steps and lines to the parent through its stdout. */
+    static Progress child(PrintStream out) {
+        return new Progress(out, 1, false, true);
     }
 
     void label(String label) {
         this.label = label;
-        draw();
+        if (!child) {
+            draw();
+        }
     }
 
     void step() {
         done++;
+        if (child) {
+            out.println(Runner.STEP + " " + label);
+            out.flush();
+            return;
+        }
         draw();
     }
 
     void finished(String line) {
-        if (!tty) {
+        if (child) {
+            out.println(LINE + line);
+            out.flush();
+        } else if (!tty) {
             out.println(line);
         }
     }

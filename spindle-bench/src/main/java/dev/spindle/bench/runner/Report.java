@@ -30,6 +30,10 @@ public final class Report {
         rows.add(m);
     }
 
+    void addAll(List<Measurement> ms) {
+        rows.addAll(ms);
+    }
+
     /** @return all measurements, in the order taken */
     public List<Measurement> rows() {
         return rows;
@@ -52,12 +56,12 @@ public final class Report {
 
     /** @return true if every measurement verified */
     public boolean allVerified() {
-        return rows.stream().allMatch(Measurement::verified);
+        return rows.stream().noneMatch(Measurement::fails);
     }
 
     /** @return Ts for the measurement's benchmark, if the seq variant ran */
     Optional<Double> ts(Measurement m) {
-        return find(m.suite(), m.benchmark(), "seq", -1).map(Measurement::medianMs);
+        return find(m.suite(), m.benchmark(), "seq", -1).filter(x -> x.error() == null).map(Measurement::medianMs);
     }
 
     /** @return T1 of the measurement's variant, if measured at one worker */
@@ -65,7 +69,7 @@ public final class Report {
         if (m.variant().equals("seq")) {
             return Optional.of(m.medianMs());
         }
-        return find(m.suite(), m.benchmark(), m.variant(), 1).map(Measurement::medianMs);
+        return find(m.suite(), m.benchmark(), m.variant(), 1).filter(x -> x.error() == null).map(Measurement::medianMs);
     }
 
     private Optional<Double> ratio(Optional<Double> num, Optional<Double> den) {
@@ -79,12 +83,16 @@ public final class Report {
 
     /** @return T1/TP */
     Optional<Double> t1OverTp(Measurement m) {
-        return ratio(t1(m), Optional.of(m.medianMs()));
+        return ratio(t1(m), tp(m));
     }
 
     /** @return Ts/TP */
     Optional<Double> tsOverTp(Measurement m) {
-        return ratio(ts(m), Optional.of(m.medianMs()));
+        return ratio(ts(m), tp(m));
+    }
+
+    private static Optional<Double> tp(Measurement m) {
+        return m.error() == null ? Optional.of(m.medianMs()) : Optional.empty();
     }
 
     private Optional<Measurement> find(String suite, String bench, String variant, int workers) {

@@ -17,6 +17,11 @@ final class ReportWriter {
 
     private static String[] cells(Report r, Measurement m) {
         Double steals = m.counters().get("steals");
+        if (m.error() != null) {
+            return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), "-", "-", "-",
+                    r.ts(m).map(Report::ms).orElse("-"), "-", "-", "-", "-", "-",
+                    (m.tolerated() ? "n/a: " : "ERROR: ") + m.error()};
+        }
         return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), Report.ms(m.medianMs()),
                 Report.ms(m.minMs()), Report.ms(m.maxMs()), r.ts(m).map(Report::ms).orElse("-"),
                 r.t1(m).map(Report::ms).orElse("-"), Report.fmt(r.tsOverT1(m)), Report.fmt(r.t1OverTp(m)),
@@ -110,6 +115,9 @@ final class ReportWriter {
             sb.append("\"verified\": ").append(m.verified()).append(", ");
             if (m.mismatch() != null) {
                 field(sb, "mismatch", m.mismatch()).append(", ");
+            }
+            if (m.error() != null) {
+                field(sb, "error", m.error()).append(", ");
             }
             opt(sb, "ts_ms", r.ts(m));
             opt(sb, "t1_ms", r.t1(m));

@@ -5,6 +5,14 @@ import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Suite;
 import dev.spindle.bench.suite.Variant;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -12,26 +20,35 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Measures suites: for each benchmark the seq variant first (its median is Ts and its answer the
- * reference), then every other variant at every worker count: warm-up runs, then timed runs on a
- * fresh copy of the input (copying is not timed). Every run's answer is compared with the
- * reference; a mismatch is recorded and fails the invocation.
+ * Measures suites: for each benchmark the seq variant (its median is Ts), then every other
+ * variant at every worker count: warm-up runs, then timed runs on a fresh copy of the input
+ * (copying is not timed). Every run's answer is compared with the reference answer (the seq
+ * variant's, computed once); a mismatch is recorded and fails the invocation.
+ *
+ * <p>By default every benchmark × variant runs in a fresh JVM, as JMH forks: variants share
+ * algorithm code, and in one JVM the order in which they run changes what the JIT compiles for
+ * them (measured: Sort's second variant ran 9% slower than its third, whichever they were). The
+ * parent computes the reference answer and hands it to each child in a file.
  */
 final class Runner {
+    static final String STEP = "@@spindle-step";
+
     private final Size size;
     private final int[] workers;
     private final int runs;
     private final int warmup;
     private final Progress progress;
     private final Report report;
+    private final boolean fork;
 
-    Runner(Size size, int[] workers, int runs, int warmup, Progress progress, Report report) {
+    Runner(Size size, int[] workers, int runs, int warmup, Progress progress, Report report, boolean fork) {
         this.size = size;
         this.workers = workers;
         this.runs = runs;
         this.warmup = warmup;
         this.progress = progress;
         this.report = report;
+        this.fork = fork;
     }
 
     static long steps(List<Suite> suites, int[] workers, int runs, int warmup) {
@@ -39,42 +56,121 @@ final class Runner {
         for (Suite s : suites) {
             for (Benchmark<?, ?> b : s.benchmarks()) {
                 for (Variant<?, ?> v : b.variants()) {
-                    n += (long) (v.usesWorkers() ? workers.length : 1) * (runs + warmup);
+                    n += (long) (v.usesWorkers() ? workers.length : 1) * (v.singleRun() ? 1 : runs + warmup);
                 }
             }
         }
         return n;
     }
 
-    void run(Suite suite) {
+    void run(Suite suite) throws IOException, InterruptedException {
         for (Benchmark<?, ?> b : suite.benchmarks()) {
             runBenchmark(suite, b);
         }
     }
 
-    private <I, R> void runBenchmark(Suite suite, Benchmark<I, R> b) {
+    private <I, R> void runBenchmark(Suite suite, Benchmark<I, R> b) throws IOException, InterruptedException {
         progress.label(b.name() + ": preparing input");
         I input = b.prepare(size);
         List<Variant<I, R>> variants = b.variants();
         if (variants.isEmpty() || !variants.get(0).name().equals("seq")) {
             throw new IllegalStateException(b.name() + ": the first variant must be 'seq'");
         }
-        Object[] reference = new Object[1];
-        int maxWorkers = Arrays.stream(workers).max().orElse(1);
-        for (Variant<I, R> v : variants) {
-            int[] ps = v.usesWorkers() ? workers : new int[]{v.name().equals("seq") ? 1 : maxWorkers};
-            for (int p : ps) {
-                report.add(measure(suite, b, v, p, input, reference));
+        if (!fork) {
+            Object[] reference = new Object[1];
+            for (Variant<I, R> v : variants) {
+                report.addAll(measureVariant(suite, b, v, input, reference));
             }
+            return;
+        }
+        progress.label(b.name() + ": computing the reference answer");
+        R ref;
+        try (Variant.Instance<I, R> seq = variants.get(0).open(1)) {
+            ref = seq.run(b.fresh(input));
+        }
+        Path refFile = Files.createTempFile("spindle-ref-", ".bin");
+        try {
+            try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(refFile))) {
+                out.writeObject(ref);
+            }
+            ref = null;
+            for (Variant<I, R> v : variants) {
+                report.addAll(runChild(suite, b, v, refFile));
+            }
+        } finally {
+            Files.deleteIfExists(refFile);
+        }
+    }
+
+    /** Measures one variant at every worker count it runs at, in this JVM. */
+    <I, R> List<Measurement> measureVariant(Suite suite, Benchmark<I, R> b, Variant<I, R> v, I input, Object[] reference) {
+        int maxWorkers = Arrays.stream(workers).max().orElse(1);
+        int[] ps = v.usesWorkers() ? workers : new int[]{v.name().equals("seq") ? 1 : maxWorkers};
+        List<Measurement> out = new ArrayList<>();
+        for (int p : ps) {
+            out.add(measure(suite, b, v, p, input, reference));
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <I, R> List<Measurement> runChild(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
+            throws IOException, InterruptedException {
+        Path resultFile = Files.createTempFile("spindle-result-", ".bin");
+        try {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-javaagent")) {
+                    cmd.add(arg);
+                }
+            }
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MeasureOneCommand.MAIN,
+                    "--suite", suite.name(), "--bench", b.name(), "--variant", v.name(),
+                    "--size", size.label(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
+                    "--workers", String.join(",", Arrays.stream(workers).mapToObj(Integer::toString).toList()),
+                    "--reference", refFile.toString(), "--result", resultFile.toString()));
+            Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            StringBuilder tail = new StringBuilder();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    if (line.startsWith(STEP)) {
+                        progress.label(line.substring(STEP.length()).trim());
+                        progress.step();
+                    } else if (line.startsWith(Progress.LINE)) {
+                        progress.finished(line.substring(Progress.LINE.length()));
+                    } else {
+                        System.err.println(line);
+                        tail.append(line).append('\n');
+                    }
+                }
+            }
+            int exit = child.waitFor();
+            if (exit != 0 || Files.size(resultFile) == 0) {
+                String why = "measuring JVM exited with " + exit + (tail.isEmpty() ? "" : ": " + tail.toString().strip());
+                return List.of(new Measurement(suite.name(), b.name(), b.describe(size), v.name(), 0, size.label(), 0,
+                        Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, false));
+            }
+            try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(resultFile))) {
+                return (List<Measurement>) in.readObject();
+            } catch (ClassNotFoundException e) {
+                throw new IOException(e);
+            }
+        } finally {
+            Files.deleteIfExists(resultFile);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private <I, R> Measurement measure(Suite suite, Benchmark<I, R> b, Variant<I, R> v, int p, I input, Object[] reference) {
+    <I, R> Measurement measure(Suite suite, Benchmark<I, R> b, Variant<I, R> v, int p, I input, Object[] reference) {
         String what = b.name() + " " + v.name() + " P=" + p;
+        int runs = v.singleRun() ? 1 : this.runs;
+        int warmup = v.singleRun() ? 0 : this.warmup;
         double[] times = new double[runs];
         String mismatch = null;
         Map<String, Double> perRun = new LinkedHashMap<>();
+        String error = null;
+        int done = 0;
         try (Variant.Instance<I, R> inst = v.open(p)) {
             for (int i = 0; i < warmup + runs; i++) {
                 boolean timed = i >= warmup;
@@ -85,8 +181,16 @@ final class Runner {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
                 }
                 long t0 = System.nanoTime();
-                R r = inst.run(in);
+                R r;
+                try {
+                    r = inst.run(in);
+                } catch (RuntimeException | Error e) {
+                    error = e.getClass().getSimpleName() + ": " + e.getMessage();
+                    progress.step();
+                    break;
+                }
                 long t1 = System.nanoTime();
+                done++;
                 if (timed) {
                     times[i - warmup] = (t1 - t0) / 1e6;
                 }
@@ -101,12 +205,26 @@ final class Runner {
             after.forEach((k, val) -> perRun.merge(k, (double) val, Double::sum));
             perRun.replaceAll((k, val) -> val / runs);
         }
+        if (error != null) {
+            for (int i = done + 1; i < warmup + runs; i++) {
+                progress.step();
+            }
+            boolean tolerated = v.singleRun();
+            progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d %s %s", b.name(), v.name(), p,
+                    tolerated ? "not run:" : "ERROR:", error));
+            if (!tolerated) {
+                System.err.println("RUN FAILED: " + what + ": " + error);
+            }
+            perRun.clear();
+            return new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), 0,
+                    Double.NaN, Double.NaN, Double.NaN, false, null, perRun, error, tolerated);
+        }
         double[] sorted = times.clone();
         Arrays.sort(sorted);
         double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
         Measurement m = new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), runs,
-                median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun);
+                median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun, null, false);
         progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d median %s ms%s", b.name(), v.name(), p,
                 Report.ms(median), mismatch == null ? "" : "  MISMATCH: " + mismatch));
         if (mismatch != null) {
@@ -115,11 +233,4 @@ final class Runner {
         return m;
     }
 
-    static List<Suite> resolve(List<String> names) {
-        List<Suite> out = new ArrayList<>();
-        for (String n : names) {
-            out.add(dev.spindle.bench.suite.Suites.get(n));
-        }
-        return out;
-    }
 }

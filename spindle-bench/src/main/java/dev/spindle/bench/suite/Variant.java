@@ -15,6 +15,16 @@ public interface Variant<I, R> {
     boolean usesWorkers();
 
     /**
+     * A baseline so slow (a thread per fork) that the runner times it once, without warm-up, to
+     * keep the suite within its time budget; results.json then says runs = 1.
+     *
+     * @return true for such a baseline
+     */
+    default boolean singleRun() {
+        return false;
+    }
+
+    /**
      * Sets up the variant for a worker count (creates its pool).
      *
      * @param workers worker count (ignored if {@link #usesWorkers()} is false)

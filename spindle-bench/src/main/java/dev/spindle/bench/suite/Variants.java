@@ -36,7 +36,29 @@ public final class Variants {
      * @return the variant
      */
     public static <I, R> Variant<I, R> simple(String name, Function<I, R> body) {
+        return simple(name, body, false);
+    }
+
+    /**
+     * The naive baseline: a new Thread per fork. Timed once, without warm-up (see
+     * {@link Variant#singleRun()}).
+     *
+     * @param body the computation
+     * @param <I>  input type
+     * @param <R>  result type
+     * @return the variant "threads"
+     */
+    public static <I, R> Variant<I, R> threads(Function<I, R> body) {
+        return simple("threads", body, true);
+    }
+
+    private static <I, R> Variant<I, R> simple(String name, Function<I, R> body, boolean singleRun) {
         return new Variant<>() {
+            @Override
+            public boolean singleRun() {
+                return singleRun;
+            }
+
             @Override
             public String name() {
                 return name;

@@ -1,0 +1,82 @@
+package dev.spindle.bench.runner;
+
+import dev.spindle.bench.SpindleCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The runner end to end: the fj suite at --size small (the smoke test), and bad input. */
+class BenchCommandTest {
+
+    private static int run(ByteArrayOutputStream err, String... args) {
+        PrintStream old = System.err;
+        System.setErr(new PrintStream(err, true));
+        try {
+            return SpindleCli.execute(args);
+        } finally {
+            System.setErr(old);
+        }
+    }
+
+    @Test
+    void smallFjSuiteRunsVerifiesAndWritesReports(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
+                "--warmup", "1", "--out", out.toString(), "--no-progress");
+        assertEquals(0, code, "runner failed:\n" + err);
+        String json = Files.readString(out.resolve("results.json"));
+        for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
+            for (String variant : new String[]{"seq", "spindle", "fjp", "threads"}) {
+                assertTrue(json.contains("\"benchmark\": \"" + bench + "\"") && json.contains("\"variant\": \"" + variant + "\""),
+                        bench + "/" + variant + " missing from results.json");
+            }
+        }
+        // 6 benchmarks x (seq + spindle x2 + fjp x2 + threads) rows, all verified
+        assertEquals(36, count(json, "\"suite\": \"fj\""));
+        assertEquals(36, count(json, "\"verified\": true"));
+        for (String key : new String[]{"\"workers\":", "\"size\": \"small\"", "\"runs\":", "\"median_ms\":",
+                "\"min_ms\":", "\"max_ms\":", "\"stats\":", "\"steals\":"}) {
+            assertTrue(json.contains(key), key + " missing from results.json");
+        }
+        assertTrue(Files.readString(out.resolve("results.md")).contains("| Fib | spindle | 2 |"));
+        byte[] png = Files.readAllBytes(out.resolve("speedup-fj.png"));
+        assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "speedup chart is not a PNG");
+    }
+
+    @Test
+    void badWorkerCountIsNamed() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "1,0"));
+        assertTrue(err.toString().contains("0 is outside 1..32767"), err.toString());
+        err.reset();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "two"));
+        assertTrue(err.toString().contains("'two' is not an integer"), err.toString());
+    }
+
+    @Test
+    void unknownSuiteAndSizeAreNamed() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, run(err, "bench", "--suite", "nope"));
+        assertTrue(err.toString().contains("unknown suite 'nope'") && err.toString().contains("fj"), err.toString());
+        err.reset();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--size", "huge"));
+        assertTrue(err.toString().contains("'huge'"), err.toString());
+        err.reset();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--runs", "0"));
+        assertTrue(err.toString().contains("--runs must be at least 1, was 0"), err.toString());
+    }
+
+    private static int count(String s, String needle) {
+        int n = 0;
+        for (int i = s.indexOf(needle); i >= 0; i = s.indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
