@@ -53,8 +53,6 @@ public abstract class Task<T> implements RunnableFuture<T> {
     private volatile WaitNode waiters;
     private T result;
     private Throwable failure;
-    /** The worker that stole this task, a hint for leapfrogging joins. Plain, racy. */
-    Worker stealer;
 
     private static final VarHandle STATUS;
     private static final VarHandle WAITERS;
@@ -113,6 +111,9 @@ public abstract class Task<T> implements RunnableFuture<T> {
      * @return true if this call completed the task
      */
     protected final boolean complete(T value) {
+        if (status != PENDING) {
+            return false;
+        }
         result = value;
         if (STATUS.compareAndSet(this, PENDING, NORMAL)) {
             wakeWaiters();

@@ -44,6 +44,9 @@ public final class Worker extends Thread {
     private final IdleProtocol idle;
     private int seed;
 
+    /** The stolen task this worker is running (innermost), a hint for leapfrogging joiners. */
+    volatile Task<?> runningSteal;
+
     /** {@link IdleProtocol} state of this worker. */
     volatile int parkState;
 
@@ -147,6 +150,28 @@ public final class Worker extends Thread {
         t.run();
     }
 
+    /** Runs a task taken from another worker (or the submission queue), advertising it to joiners. */
+    private void runStolen(Task<?> t) {
+        Task<?> outer = runningSteal;
+        runningSteal = t;
+        try {
+            runTask(t);
+        } finally {
+            runningSteal = outer;
+        }
+    }
+
+    /** The worker currently running {@code t} as a stolen task, or null. O(workers), once per join. */
+    private Worker thiefOf(Task<?> t) {
+        for (int i = 0, n = pool.workerCount(); i < n; i++) {
+            Worker w = pool.workerAt(i);
+            if (w != null && w != this && w.runningSteal == t) {
+                return w;
+            }
+        }
+        return null;
+    }
+
     /**
      * Removes {@code t} from the top of this worker's deque if it is there and nobody took it.
      * Only the worker itself may call this.
@@ -182,6 +207,8 @@ public final class Worker extends Thread {
                 }
                 idle.stopSearching(true);
                 searching = false;
+                runStolen(t);
+                continue;
             }
             runTask(t);
         }
@@ -235,7 +262,6 @@ public final class Worker extends Thread {
                 Task<?> t = v.deque.steal();
                 if (t != null) {
                     steals++;
-                    t.stealer = this;
                     return t;
                 }
                 failedSteals++;
@@ -263,14 +289,18 @@ public final class Worker extends Thread {
             return;
         }
         int idleRounds = 0;
+        Worker thief = null;
         while (!t.isDone()) {
+            if (thief == null || thief.runningSteal != t) {
+                thief = thiefOf(t);
+            }
             Task<?> u = null;
-            Worker thief = t.stealer;
-            if (thief != null && thief != this) {
+            boolean stolen = false;
+            if (thief != null) {
                 u = thief.deque.steal();
                 if (u != null) {
                     steals++;
-                    u.stealer = this;
+                    stolen = true;
                 }
             }
             if (u == null) {
@@ -278,10 +308,15 @@ public final class Worker extends Thread {
             }
             if (u == null) {
                 u = scan();
+                stolen = u != null;
             }
             if (u != null) {
                 helpingJoins++;
-                runTask(u);
+                if (stolen) {
+                    runStolen(u);
+                } else {
+                    runTask(u);
+                }
                 idleRounds = 0;
                 continue;
             }
@@ -300,7 +335,7 @@ public final class Worker extends Thread {
                 idle.stopSearching(w != null);
                 if (w != null) {
                     helpingJoins++;
-                    runTask(w);
+                    runStolen(w);
                 }
             }
         }

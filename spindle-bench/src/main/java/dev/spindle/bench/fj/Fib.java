@@ -97,10 +97,8 @@ public final class Fib implements Benchmark<Integer, Long> {
         if (n <= THRESHOLD) {
             return seqFib(n);
         }
-        long[] r1 = new long[1];
-        Thread t = ThreadFork.start(() -> r1[0] = threadFib(n - 1));
-        long r2 = threadFib(n - 2);
-        ThreadFork.join(t);
-        return r1[0] + r2;
+        long[] r = new long[2];
+        ThreadFork.both(() -> r[1] = threadFib(n - 2), () -> r[0] = threadFib(n - 1));
+        return r[0] + r[1];
     }
 }

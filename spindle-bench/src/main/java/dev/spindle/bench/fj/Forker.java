@@ -59,20 +59,12 @@ abstract class Forker {
     static final Forker THREADS = new Forker() {
         @Override
         void both(Runnable a, Runnable b) {
-            Thread t = ThreadFork.start(b);
-            a.run();
-            ThreadFork.join(t);
+            ThreadFork.both(a, b);
         }
 
         @Override
         void all(Runnable a, Runnable b, Runnable c, Runnable d) {
-            Thread tb = ThreadFork.start(b);
-            Thread tc = ThreadFork.start(c);
-            Thread td = ThreadFork.start(d);
-            a.run();
-            ThreadFork.join(tb);
-            ThreadFork.join(tc);
-            ThreadFork.join(td);
+            ThreadFork.both(() -> ThreadFork.both(a, b), () -> ThreadFork.both(c, d));
         }
     };
 

@@ -183,10 +183,9 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
         if (Math.abs(alr - area) <= tol) {
             return alr;
         }
-        double[] right = new double[1];
-        Thread t = ThreadFork.start(() -> right[0] = threadQuad(c, r, fc, fr, ar, tol));
-        double left = threadQuad(l, c, fl, fc, al, tol);
-        ThreadFork.join(t);
-        return left + right[0];
+        double[] halves = new double[2];
+        ThreadFork.both(() -> halves[0] = threadQuad(l, c, fl, fc, al, tol),
+                () -> halves[1] = threadQuad(c, r, fc, fr, ar, tol));
+        return halves[0] + halves[1];
     }
 }

@@ -11,16 +11,19 @@ final class ThreadFork {
      * baseline then fails fast with a clear message instead.
      */
     static final int MAX_LIVE_THREADS = 8192;
+    /** The budget in force (tests lower it to check the refusal quickly). */
+    static volatile int liveThreadBudget = MAX_LIVE_THREADS;
     private static final java.util.concurrent.atomic.AtomicInteger LIVE = new java.util.concurrent.atomic.AtomicInteger();
 
     private ThreadFork() {
     }
 
     static Thread start(Runnable body) {
-        if (LIVE.incrementAndGet() > MAX_LIVE_THREADS) {
+        int budget = liveThreadBudget;
+        if (LIVE.incrementAndGet() > budget) {
             LIVE.decrementAndGet();
             throw new IllegalStateException("the thread-per-fork baseline needs more than "
-                    + MAX_LIVE_THREADS + " live threads for this problem; not run");
+                    + budget + " live threads for this problem; not run");
         }
         Failing t = new Failing(body);
         try {
@@ -30,6 +33,27 @@ final class ThreadFork {
             throw e;
         }
         return t;
+    }
+
+    /**
+     * Runs {@code b} in a new thread and {@code a} here; always joins the thread, so nothing is
+     * left running when this returns or throws. A failure of {@code a} wins over one of {@code b}.
+     */
+    static void both(Runnable a, Runnable b) {
+        Thread t = start(b);
+        try {
+            a.run();
+        } catch (Throwable e) {
+            try {
+                join(t);
+            } catch (Throwable other) {
+                if (other != e) {
+                    e.addSuppressed(other);
+                }
+            }
+            throw e;
+        }
+        join(t);
     }
 
     static void join(Thread t) {

@@ -110,8 +110,13 @@ class AlgorithmsTest {
 
     @Test
     void threadBaselineRefusesToExhaustThreads() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Fib.threadFib(40));
-        assertTrue(e.getMessage().contains(Integer.toString(ThreadFork.MAX_LIVE_THREADS)), e.getMessage());
-        assertEquals(832040L, Fib.threadFib(30), "the budget is released after a refusal");
+        ThreadFork.liveThreadBudget = 64;
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Fib.threadFib(40));
+            assertTrue(e.getMessage().contains("more than 64 live threads"), e.getMessage());
+            assertEquals(Fib.seqFib(20), Fib.threadFib(20), "the budget is released after a refusal");
+        } finally {
+            ThreadFork.liveThreadBudget = ThreadFork.MAX_LIVE_THREADS;
+        }
     }
 }

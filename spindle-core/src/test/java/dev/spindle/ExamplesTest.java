@@ -1,0 +1,96 @@
+package dev.spindle;
+
+import dev.spindle.forkjoin.ForkJoin;
+import dev.spindle.forkjoin.Pair;
+import dev.spindle.forkjoin.RecursiveAction;
+import dev.spindle.forkjoin.RecursiveTask;
+import dev.spindle.runtime.PoolStatistics;
+import dev.spindle.runtime.SpindlePool;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The examples of README.md and of the public types' Javadoc, compiled and run, so the
+ * documentation cannot rot. Keep them in sync when editing either side.
+ */
+class ExamplesTest {
+
+    // README "Quick start" and Spindle's Javadoc
+    static long fib(int n) {
+        if (n <= 13) return seqFib(n);
+        return Spindle.join(() -> fib(n - 1), () -> fib(n - 2), Long::sum);
+    }
+
+    static long seqFib(int n) { return n < 2 ? n : seqFib(n - 1) + seqFib(n - 2); }
+
+    @Test
+    void readmeQuickStart() {
+        assertEquals(102334155L, fib(40));
+        assertTrue(Spindle.defaultPool().statistics().summary().startsWith("workers="));
+    }
+
+    // RecursiveTask's Javadoc
+    static final class Fib extends RecursiveTask<Long> {
+        final int n;
+        Fib(int n) { this.n = n; }
+        protected Long compute() {
+            if (n <= 13) return seqFib(n);
+            Fib f1 = new Fib(n - 1);
+            f1.fork();
+            long b = new Fib(n - 2).compute();
+            return f1.join() + b;
+        }
+    }
+
+    // RecursiveAction's Javadoc
+    static final class Fill extends RecursiveAction {
+        final int[] a; final int lo, hi;
+        Fill(int[] a, int lo, int hi) { this.a = a; this.lo = lo; this.hi = hi; }
+        protected void action() {
+            if (hi - lo <= 4096) { for (int i = lo; i < hi; i++) a[i] = i; return; }
+            int mid = (lo + hi) >>> 1;
+            invokeAll(new Fill(a, lo, mid), new Fill(a, mid, hi));
+        }
+    }
+
+    @Test
+    void readmePortingAndPoolJavadoc() throws Exception {
+        try (SpindlePool pool = new SpindlePool(4)) {
+            long r = pool.invoke(new Fib(30));          // a RecursiveTask
+            Future<String> f = pool.submit(() -> "hi"); // an ExecutorService
+            assertEquals(832040L, r);
+            assertEquals("hi", f.get());
+            int[] a = new int[100_000];
+            pool.invoke(new Fill(a, 0, a.length));
+            int[] expected = new int[a.length];
+            java.util.Arrays.setAll(expected, i -> i);
+            assertArrayEquals(expected, a);
+        }                                              // close() waits for submitted work
+    }
+
+    @Test
+    void poolStatisticsJavadoc() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            PoolStatistics before = pool.statistics();
+            pool.invoke(new Fib(30));
+            String line = pool.statistics().minus(before).summary();
+            assertTrue(line.contains("tasks="), line);
+        }
+    }
+
+    @Test
+    void forkJoinJavadoc() {
+        Pair<Integer, String> p = ForkJoin.join(() -> 6 * 7, () -> "answer");
+        assertEquals(42, p.first());
+        assertEquals("answer", p.second());
+        List<Callable<Integer>> bodies = List.of(() -> 1, () -> 2, () -> 3);
+        assertEquals(List.of(1, 2, 3), Spindle.invokeAll(bodies));
+    }
+}
