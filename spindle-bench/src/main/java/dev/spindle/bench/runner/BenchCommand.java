@@ -61,6 +61,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "--no-fork measures everything in this JVM, where variants sharing code disturb each other's JIT profiles.")
     boolean fork;
 
+    @Option(names = "--forks", defaultValue = "3", paramLabel = "N",
+            description = "JVMs per benchmark x variant; their timed runs are pooled (default: ${DEFAULT-VALUE}). "
+                    + "Separate JVMs compile the same code differently; pooling forks keeps one lucky or unlucky "
+                    + "compilation from deciding a ratio.")
+    int forks;
+
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
@@ -74,6 +80,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (runs < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--runs must be at least 1, was " + runs);
+        }
+        if (forks < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--forks must be at least 1, was " + forks);
         }
         if (warmup < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be at least 0, was " + warmup);
@@ -91,11 +100,12 @@ public final class BenchCommand implements Callable<Integer> {
         String started = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         Report report = new Report(jdk, started, Runtime.getRuntime().availableProcessors());
         boolean tty = !noProgress && System.console() != null;
-        Progress progress = new Progress(System.err, Runner.steps(resolved, ws, runs, warmup), tty);
+        int nForks = fork ? forks : 1;
+        Progress progress = new Progress(System.err, Runner.steps(resolved, ws, runs, warmup, nForks), tty);
         System.out.printf("spindle bench: suites %s, size %s, workers %s, %d warm-up + %d timed runs, %s, %d processors, %s%n",
                 String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, runs, jdk, report.cores(),
-                fork ? "a fresh JVM per benchmark x variant" : "one JVM");
-        Runner runner = new Runner(sz, ws, runs, warmup, progress, report, fork);
+                fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
+        Runner runner = new Runner(sz, ws, runs, warmup, progress, report, fork, nForks);
         for (Suite s : resolved) {
             runner.run(s);
         }

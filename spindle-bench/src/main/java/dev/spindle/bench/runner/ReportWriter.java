@@ -109,6 +109,7 @@ final class ReportWriter {
             sb.append("\"workers\": ").append(m.workers()).append(", ");
             field(sb, "size", m.size()).append(", ");
             sb.append("\"runs\": ").append(m.runs()).append(", ");
+            sb.append("\"forks\": ").append(m.forks()).append(", ");
             num(sb, "median_ms", m.medianMs()).append(", ");
             num(sb, "min_ms", m.minMs()).append(", ");
             num(sb, "max_ms", m.maxMs()).append(", ");

@@ -40,8 +40,14 @@ final class Runner {
     private final Progress progress;
     private final Report report;
     private final boolean fork;
+    private final int forks;
 
     Runner(Size size, int[] workers, int runs, int warmup, Progress progress, Report report, boolean fork) {
+        this(size, workers, runs, warmup, progress, report, fork, 1);
+    }
+
+    Runner(Size size, int[] workers, int runs, int warmup, Progress progress, Report report, boolean fork, int forks) {
+        this.forks = forks;
         this.size = size;
         this.workers = workers;
         this.runs = runs;
@@ -49,6 +55,10 @@ final class Runner {
         this.progress = progress;
         this.report = report;
         this.fork = fork;
+    }
+
+    static long steps(List<Suite> suites, int[] workers, int runs, int warmup, int forks) {
+        return steps(suites, workers, runs, warmup) * forks;
     }
 
     static long steps(List<Suite> suites, int[] workers, int runs, int warmup) {
@@ -95,7 +105,20 @@ final class Runner {
             }
             ref = null;
             for (Variant<I, R> v : variants) {
-                report.addAll(runChild(suite, b, v, refFile));
+                int n = v.singleRun() ? 1 : forks;
+                List<List<Measurement>> perFork = new ArrayList<>();
+                for (int f = 0; f < n; f++) {
+                    perFork.add(runChild(suite, b, v, refFile));
+                }
+                for (int i = 0; i < perFork.get(0).size(); i++) {
+                    List<Measurement> same = new ArrayList<>();
+                    for (List<Measurement> ms : perFork) {
+                        if (i < ms.size()) {
+                            same.add(ms.get(i));
+                        }
+                    }
+                    report.add(Measurement.merge(same));
+                }
             }
         } finally {
             Files.deleteIfExists(refFile);
@@ -149,7 +172,7 @@ final class Runner {
             if (exit != 0 || Files.size(resultFile) == 0) {
                 String why = "measuring JVM exited with " + exit + (tail.isEmpty() ? "" : ": " + tail.toString().strip());
                 return List.of(new Measurement(suite.name(), b.name(), b.describe(size), v.name(), 0, size.label(), 0,
-                        Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, false));
+                        Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, false, new double[0], 1));
             }
             try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(resultFile))) {
                 return (List<Measurement>) in.readObject();
@@ -217,14 +240,14 @@ final class Runner {
             }
             perRun.clear();
             return new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), 0,
-                    Double.NaN, Double.NaN, Double.NaN, false, null, perRun, error, tolerated);
+                    Double.NaN, Double.NaN, Double.NaN, false, null, perRun, error, tolerated, new double[0], 1);
         }
         double[] sorted = times.clone();
         Arrays.sort(sorted);
         double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
         Measurement m = new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), runs,
-                median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun, null, false);
+                median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun, null, false, times, 1);
         progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d median %s ms%s", b.name(), v.name(), p,
                 Report.ms(median), mismatch == null ? "" : "  MISMATCH: " + mismatch));
         if (mismatch != null) {

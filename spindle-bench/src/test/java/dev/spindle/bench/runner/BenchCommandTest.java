@@ -28,7 +28,7 @@ class BenchCommandTest {
     void smallFjSuiteRunsVerifiesAndWritesReports(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
-                "--warmup", "1", "--out", out.toString(), "--no-progress");
+                "--warmup", "1", "--forks", "2", "--out", out.toString(), "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -40,6 +40,7 @@ class BenchCommandTest {
         // 6 benchmarks x (seq + spindle x2 + fjp x2 + threads) rows, all verified
         assertEquals(36, count(json, "\"suite\": \"fj\""));
         assertEquals(36, count(json, "\"verified\": true"));
+        assertTrue(json.contains("\"forks\": 2"), "forks pooled");
         for (String key : new String[]{"\"workers\":", "\"size\": \"small\"", "\"runs\":", "\"median_ms\":",
                 "\"min_ms\":", "\"max_ms\":", "\"stats\":", "\"steals\":"}) {
             assertTrue(json.contains(key), key + " missing from results.json");
