@@ -18,6 +18,20 @@ public final class SplitDequeStress {
     private SplitDequeStress() {
     }
 
+    /** How many times each element 1..max was taken: by the actors, then what is left in the deque. */
+    static int[] tally(SplitDeque<Integer> d, int max, Integer... taken) {
+        int[] c = new int[max + 1];
+        for (Integer x : taken) {
+            if (x != null) {
+                c[x]++;
+            }
+        }
+        for (Integer x; (x = d.pop()) != null; ) {
+            c[x]++;
+        }
+        return c;
+    }
+
     /** The owner's pop and a thief's steal race for the only, shared element. */
     @JCStressTest
     @Description("owner pop vs thief steal on the last shared element: exactly one wins")
@@ -74,15 +88,7 @@ public final class SplitDequeStress {
 
         @Arbiter
         public void count(II_Result r) {
-            int[] c = new int[3];
-            for (Integer x : new Integer[]{byThief1, byThief2}) {
-                if (x != null) {
-                    c[x]++;
-                }
-            }
-            for (Integer x; (x = d.pop()) != null; ) {
-                c[x]++;
-            }
+            int[] c = tally(d, 2, byThief1, byThief2);
             r.r1 = c[1];
             r.r2 = c[2];
         }
@@ -118,15 +124,7 @@ public final class SplitDequeStress {
 
         @Arbiter
         public void count(II_Result r) {
-            int[] c = new int[3];
-            for (Integer x : new Integer[]{byOwner1, byOwner2, byThief}) {
-                if (x != null) {
-                    c[x]++;
-                }
-            }
-            for (Integer x; (x = d.pop()) != null; ) {
-                c[x]++;
-            }
+            int[] c = tally(d, 2, byOwner1, byOwner2, byThief);
             r.r1 = c[1];
             r.r2 = c[2];
         }
@@ -195,15 +193,7 @@ public final class SplitDequeStress {
 
         @Arbiter
         public void count(IIII_Result r) {
-            int[] c = new int[5];
-            for (Integer x : new Integer[]{byOwner, byThief}) {
-                if (x != null) {
-                    c[x]++;
-                }
-            }
-            for (Integer x; (x = d.pop()) != null; ) {
-                c[x]++;
-            }
+            int[] c = tally(d, 4, byOwner, byThief);
             r.r1 = c[1];
             r.r2 = c[2];
             r.r3 = c[3];

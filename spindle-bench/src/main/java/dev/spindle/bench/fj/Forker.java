@@ -68,6 +68,27 @@ abstract class Forker {
         }
     };
 
+    /**
+     * The four standard variants (seq, spindle, fjp, threads) of an algorithm written once against
+     * a Forker.
+     *
+     * @param algorithm given a Forker, the computation
+     * @param <I>       input type
+     * @param <R>       result type
+     * @return the variants, seq first
+     */
+    static <I, R> java.util.List<dev.spindle.bench.suite.Variant<I, R>> variants(Function<Forker, Function<I, R>> algorithm) {
+        Function<I, R> seq = algorithm.apply(SEQ);
+        Function<I, R> spindle = algorithm.apply(SPINDLE);
+        Function<I, R> fjp = algorithm.apply(FJP);
+        Function<I, R> threads = algorithm.apply(THREADS);
+        return java.util.List.of(
+                dev.spindle.bench.suite.Variants.seq(seq),
+                dev.spindle.bench.suite.Variants.spindle("spindle", (pool, in) -> inSpindle(pool, in, spindle)),
+                dev.spindle.bench.suite.Variants.fjp("fjp", (pool, in) -> inFjp(pool, in, fjp)),
+                dev.spindle.bench.suite.Variants.threads(threads));
+    }
+
     /** Runs {@code body} inside the Spindle pool. */
     static <I, R> R inSpindle(SpindlePool pool, I input, Function<I, R> body) {
         return pool.invoke(new dev.spindle.forkjoin.RecursiveTask<R>() {

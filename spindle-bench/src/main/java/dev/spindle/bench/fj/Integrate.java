@@ -91,6 +91,24 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
         return seq(l, c, fl, fc, al, tol) + seq(c, r, fc, fr, ar, tol);
     }
 
+    /**
+     * One halving of an interval above the threshold width, shared by the parallel variants: the
+     * midpoint, the two halves' estimates, and whether they already agree with the whole.
+     */
+    record Halving(double l, double r, double fl, double fr, double c, double fc, double al, double ar, double sum,
+                   boolean converged) {
+        static Halving of(double l, double r, double fl, double fr, double area, double tol) {
+            double h = (r - l) * 0.5;
+            double c = l + h;
+            double fc = f(c);
+            double hh = h * 0.5;
+            double al = (fl + fc) * hh;
+            double ar = (fr + fc) * hh;
+            double alr = al + ar;
+            return new Halving(l, r, fl, fr, c, fc, al, ar, alr, Math.abs(alr - area) <= tol);
+        }
+    }
+
     static final class SpindleQuad extends dev.spindle.forkjoin.RecursiveTask<Double> {
         final double l, r, fl, fr, area, tol;
 
@@ -113,23 +131,18 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
             if (r - l <= THRESHOLD_WIDTH) {
                 return seq(l, r, fl, fr, area, tol);
             }
-            double h = (r - l) * 0.5;
-            double c = l + h;
-            double fc = f(c);
-            double hh = h * 0.5;
-            double al = (fl + fc) * hh;
-            double ar = (fr + fc) * hh;
-            double alr = al + ar;
-            if (Math.abs(alr - area) <= tol) {
-                return alr;
+            Halving h = Halving.of(l, r, fl, fr, area, tol);
+            if (h.converged()) {
+                return h.sum();
             }
-            SpindleQuad right = new SpindleQuad(c, r, fc, fr, ar, tol);
+            SpindleQuad right = new SpindleQuad(h.c(), r, h.fc(), fr, h.ar(), tol);
             right.fork();
-            double left = new SpindleQuad(l, c, fl, fc, al, tol).compute();
+            double left = new SpindleQuad(l, h.c(), fl, h.fc(), h.al(), tol).compute();
             return left + right.join();
         }
     }
 
+    /** The same task for ForkJoinPool, line for line. */
     static final class FjpQuad extends java.util.concurrent.RecursiveTask<Double> {
         final double l, r, fl, fr, area, tol;
 
@@ -152,19 +165,13 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
             if (r - l <= THRESHOLD_WIDTH) {
                 return seq(l, r, fl, fr, area, tol);
             }
-            double h = (r - l) * 0.5;
-            double c = l + h;
-            double fc = f(c);
-            double hh = h * 0.5;
-            double al = (fl + fc) * hh;
-            double ar = (fr + fc) * hh;
-            double alr = al + ar;
-            if (Math.abs(alr - area) <= tol) {
-                return alr;
+            Halving h = Halving.of(l, r, fl, fr, area, tol);
+            if (h.converged()) {
+                return h.sum();
             }
-            FjpQuad right = new FjpQuad(c, r, fc, fr, ar, tol);
+            FjpQuad right = new FjpQuad(h.c(), r, h.fc(), fr, h.ar(), tol);
             right.fork();
-            double left = new FjpQuad(l, c, fl, fc, al, tol).compute();
+            double left = new FjpQuad(l, h.c(), fl, h.fc(), h.al(), tol).compute();
             return left + right.join();
         }
     }
@@ -173,19 +180,13 @@ public final class Integrate implements Benchmark<Integrate.Problem, Double> {
         if (r - l <= THRESHOLD_WIDTH) {
             return seq(l, r, fl, fr, area, tol);
         }
-        double h = (r - l) * 0.5;
-        double c = l + h;
-        double fc = f(c);
-        double hh = h * 0.5;
-        double al = (fl + fc) * hh;
-        double ar = (fr + fc) * hh;
-        double alr = al + ar;
-        if (Math.abs(alr - area) <= tol) {
-            return alr;
+        Halving h = Halving.of(l, r, fl, fr, area, tol);
+        if (h.converged()) {
+            return h.sum();
         }
         double[] halves = new double[2];
-        ThreadFork.both(() -> halves[0] = threadQuad(l, c, fl, fc, al, tol),
-                () -> halves[1] = threadQuad(c, r, fc, fr, ar, tol));
+        ThreadFork.both(() -> halves[0] = threadQuad(l, h.c(), fl, h.fc(), h.al(), tol),
+                () -> halves[1] = threadQuad(h.c(), r, h.fc(), fr, h.ar(), tol));
         return halves[0] + halves[1];
     }
 }

@@ -1,11 +1,7 @@
 package dev.spindle.bench.fj;
 
-import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.bench.suite.Variant;
-import dev.spindle.bench.suite.Variants;
 
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -14,7 +10,7 @@ import java.util.SplittableRandom;
  * reading the previous grid. Every step is a parallel divide-and-conquer over row bands of
  * {@value #LEAF_ROWS} rows, and the join at its end is the barrier between steps.
  */
-public final class Jacobi implements Benchmark<Jacobi.Problem, double[]> {
+public final class Jacobi extends GridBenchmark<Jacobi.Problem> {
 
     static final int LEAF_ROWS = 16;
 
@@ -35,7 +31,7 @@ public final class Jacobi implements Benchmark<Jacobi.Problem, double[]> {
 
     @Override
     public Problem prepare(Size size) {
-        int n = size.pick(256, 1024, 2048);
+        int n = order(size);
         int w = n + 2;
         double[] g = new double[w * w];
         SplittableRandom rnd = new SplittableRandom(4);
@@ -55,22 +51,13 @@ public final class Jacobi implements Benchmark<Jacobi.Problem, double[]> {
 
     @Override
     public String describe(Size size) {
-        int n = size.pick(256, 1024, 2048);
+        int n = order(size);
         return n + "x" + n + " doubles, " + size.pick(20, 100, 100) + " steps, bands of " + LEAF_ROWS + " rows";
     }
 
     @Override
-    public List<Variant<Problem, double[]>> variants() {
-        return List.of(
-                Variants.seq(p -> new Algorithm(Forker.SEQ, p).run()),
-                Variants.spindle("spindle", (pool, p) -> Forker.inSpindle(pool, p, x -> new Algorithm(Forker.SPINDLE, x).run())),
-                Variants.fjp("fjp", (pool, p) -> Forker.inFjp(pool, p, x -> new Algorithm(Forker.FJP, x).run())),
-                Variants.threads(p -> new Algorithm(Forker.THREADS, p).run()));
-    }
-
-    @Override
-    public String mismatch(double[] expected, double[] actual) {
-        return SquareMatrices.firstDifference(expected, actual, (int) Math.round(Math.sqrt(expected.length)));
+    double[] compute(Forker fork, Problem p) {
+        return new Algorithm(fork, p).run();
     }
 
     /** Jacobi relaxation written once against a {@link Forker}. */

@@ -1,11 +1,7 @@
 package dev.spindle.bench.fj;
 
-import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.bench.suite.Variant;
-import dev.spindle.bench.suite.Variants;
 
-import java.util.List;
 
 /**
  * LU (FJTask paper §4, after Cilk's lu): in-place LU decomposition without pivoting of an n×n
@@ -14,7 +10,7 @@ import java.util.List;
  * phase); lu(M11). Leaves are {@value #BLOCK}×{@value #BLOCK} blocks. The result holds L (unit
  * lower, below the diagonal) and U.
  */
-public final class LuDecomposition implements Benchmark<LuDecomposition.Problem, double[]> {
+public final class LuDecomposition extends GridBenchmark<LuDecomposition.Problem> {
 
     static final int BLOCK = 32;
 
@@ -34,7 +30,7 @@ public final class LuDecomposition implements Benchmark<LuDecomposition.Problem,
 
     @Override
     public Problem prepare(Size size) {
-        int n = size.pick(256, 1024, 2048);
+        int n = order(size);
         return new Problem(n, SquareMatrices.diagonallyDominant(n, 3));
     }
 
@@ -45,22 +41,13 @@ public final class LuDecomposition implements Benchmark<LuDecomposition.Problem,
 
     @Override
     public String describe(Size size) {
-        int n = size.pick(256, 1024, 2048);
+        int n = order(size);
         return n + "x" + n + " doubles, block " + BLOCK;
     }
 
     @Override
-    public List<Variant<Problem, double[]>> variants() {
-        return List.of(
-                Variants.seq(p -> new Algorithm(Forker.SEQ, p).run()),
-                Variants.spindle("spindle", (pool, p) -> Forker.inSpindle(pool, p, x -> new Algorithm(Forker.SPINDLE, x).run())),
-                Variants.fjp("fjp", (pool, p) -> Forker.inFjp(pool, p, x -> new Algorithm(Forker.FJP, x).run())),
-                Variants.threads(p -> new Algorithm(Forker.THREADS, p).run()));
-    }
-
-    @Override
-    public String mismatch(double[] expected, double[] actual) {
-        return SquareMatrices.firstDifference(expected, actual, (int) Math.round(Math.sqrt(expected.length)));
+    double[] compute(Forker fork, Problem p) {
+        return new Algorithm(fork, p).run();
     }
 
     /** Recursive block LU written once against a {@link Forker}. Blocks are (row, col) corners. */

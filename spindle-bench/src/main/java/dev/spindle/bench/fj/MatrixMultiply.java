@@ -1,18 +1,14 @@
 package dev.spindle.bench.fj;
 
-import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.bench.suite.Variant;
-import dev.spindle.bench.suite.Variants;
 
-import java.util.List;
 
 /**
  * MM (FJTask paper §4): C = A·B for n×n doubles by recursive quadrants. The four quadrant products
  * of each half of the inner dimension run in parallel; the two halves run one after the other
  * (they add into the same quadrants). Leaves are {@value #BLOCK}×{@value #BLOCK} blocks.
  */
-public final class MatrixMultiply implements Benchmark<MatrixMultiply.Problem, double[]> {
+public final class MatrixMultiply extends GridBenchmark<MatrixMultiply.Problem> {
 
     static final int BLOCK = 64;
 
@@ -33,28 +29,19 @@ public final class MatrixMultiply implements Benchmark<MatrixMultiply.Problem, d
 
     @Override
     public Problem prepare(Size size) {
-        int n = size.pick(256, 1024, 2048);
+        int n = order(size);
         return new Problem(n, SquareMatrices.random(n, 1), SquareMatrices.random(n, 2));
     }
 
     @Override
     public String describe(Size size) {
-        int n = size.pick(256, 1024, 2048);
+        int n = order(size);
         return n + "x" + n + " doubles, block " + BLOCK;
     }
 
     @Override
-    public List<Variant<Problem, double[]>> variants() {
-        return List.of(
-                Variants.seq(p -> new Algorithm(Forker.SEQ, p).run()),
-                Variants.spindle("spindle", (pool, p) -> Forker.inSpindle(pool, p, x -> new Algorithm(Forker.SPINDLE, x).run())),
-                Variants.fjp("fjp", (pool, p) -> Forker.inFjp(pool, p, x -> new Algorithm(Forker.FJP, x).run())),
-                Variants.threads(p -> new Algorithm(Forker.THREADS, p).run()));
-    }
-
-    @Override
-    public String mismatch(double[] expected, double[] actual) {
-        return SquareMatrices.firstDifference(expected, actual, (int) Math.round(Math.sqrt(expected.length)));
+    double[] compute(Forker fork, Problem p) {
+        return new Algorithm(fork, p).run();
     }
 
     /** Recursive quadrant multiplication written once against a {@link Forker}. */

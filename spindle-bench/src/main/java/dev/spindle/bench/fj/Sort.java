@@ -3,7 +3,6 @@ package dev.spindle.bench.fj;
 import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Variant;
-import dev.spindle.bench.suite.Variants;
 
 import java.util.Arrays;
 import java.util.List;
@@ -49,11 +48,7 @@ public final class Sort implements Benchmark<int[], int[]> {
 
     @Override
     public List<Variant<int[], int[]>> variants() {
-        return List.of(
-                Variants.seq(a -> new Algorithm(Forker.SEQ).sortAll(a)),
-                Variants.spindle("spindle", (pool, a) -> Forker.inSpindle(pool, a, x -> new Algorithm(Forker.SPINDLE).sortAll(x))),
-                Variants.fjp("fjp", (pool, a) -> Forker.inFjp(pool, a, x -> new Algorithm(Forker.FJP).sortAll(x))),
-                Variants.threads(a -> new Algorithm(Forker.THREADS).sortAll(a)));
+        return Forker.variants(fork -> a -> new Algorithm(fork).sortAll(a));
     }
 
     @Override

@@ -86,45 +86,16 @@ public final class Variants {
      * @return the variant
      */
     public static <I, R> Variant<I, R> spindle(String name, BiFunction<SpindlePool, I, R> body) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean usesWorkers() {
-                return true;
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                SpindlePool pool = new SpindlePool(workers);
-                return new Instance<>() {
-                    @Override
-                    public R run(I input) {
-                        return body.apply(pool, input);
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        PoolStatistics s = pool.statistics();
-                        Map<String, Long> m = new LinkedHashMap<>();
-                        m.put("tasks", s.tasksRun());
-                        m.put("steals", s.steals());
-                        m.put("failed_steals", s.failedSteals());
-                        m.put("parks", s.parks());
-                        m.put("helping_joins", s.helpingJoins());
-                        return m;
-                    }
-
-                    @Override
-                    public void close() {
-                        pool.close();
-                    }
-                };
-            }
-        };
+        return pooled(name, SpindlePool::new, body, pool -> {
+            PoolStatistics s = pool.statistics();
+            Map<String, Long> m = new LinkedHashMap<>();
+            m.put("tasks", s.tasksRun());
+            m.put("steals", s.steals());
+            m.put("failed_steals", s.failedSteals());
+            m.put("parks", s.parks());
+            m.put("helping_joins", s.helpingJoins());
+            return m;
+        });
     }
 
     /**
@@ -137,6 +108,13 @@ public final class Variants {
      * @return the variant
      */
     public static <I, R> Variant<I, R> fjp(String name, BiFunction<ForkJoinPool, I, R> body) {
+        return pooled(name, ForkJoinPool::new, body, pool -> Map.of("steals", pool.getStealCount()));
+    }
+
+    /** A variant that owns a pool (an ExecutorService) per worker count, closed after measuring. */
+    private static <P extends java.util.concurrent.ExecutorService, I, R> Variant<I, R> pooled(
+            String name, java.util.function.IntFunction<P> create, BiFunction<P, I, R> body,
+            Function<P, Map<String, Long>> counters) {
         return new Variant<>() {
             @Override
             public String name() {
@@ -150,7 +128,7 @@ public final class Variants {
 
             @Override
             public Instance<I, R> open(int workers) {
-                ForkJoinPool pool = new ForkJoinPool(workers);
+                P pool = create.apply(workers);
                 return new Instance<>() {
                     @Override
                     public R run(I input) {
@@ -159,7 +137,7 @@ public final class Variants {
 
                     @Override
                     public Map<String, Long> counters() {
-                        return Map.of("steals", pool.getStealCount());
+                        return counters.apply(pool);
                     }
 
                     @Override
