@@ -284,6 +284,9 @@ public final class Worker extends Thread {
 
     /** Waits for {@code t} on this worker, running other work meanwhile. */
     void helpJoin(Task<?> t) {
+        if (t.isDone()) {
+            return;
+        }
         if (deque.popIf(t)) {
             runTask(t);
             return;
