@@ -54,13 +54,36 @@ public final class ForkJoin {
     public static void join(Runnable a, Runnable b) {
         Objects.requireNonNull(a, "a");
         Objects.requireNonNull(b, "b");
-        join(() -> {
+        if (!(Thread.currentThread() instanceof Worker w)) {
+            SpindlePool.defaultPool().invoke(new RunnableTask(() -> join(a, b)));
+            return;
+        }
+        // Written out rather than delegated to the Supplier form: no wrapping lambdas between the
+        // caller and its branches, so the JIT inlines the same way whatever the worker count.
+        RunnableTask tb = new RunnableTask(b);
+        tb.fork();
+        try {
             a.run();
-            return null;
-        }, () -> {
+        } catch (Throwable ex) {
+            settleAfterFailure(w, tb, ex);
+            throw ex;
+        }
+        if (w.tryUnfork(tb)) {
             b.run();
-            return null;
-        }, (x, y) -> null);
+        } else {
+            tb.join();
+        }
+    }
+
+    /** {@code a} threw: drop {@code b} if unstarted, else wait for it and keep its failure too. */
+    private static void settleAfterFailure(Worker w, Task<?> tb, Throwable ex) {
+        if (!w.tryUnfork(tb)) {
+            tb.quietlyJoin();
+            Throwable other = tb.getException();
+            if (other != null && other != ex) {
+                ex.addSuppressed(other);
+            }
+        }
     }
 
     /**
@@ -87,13 +110,7 @@ public final class ForkJoin {
         try {
             ra = a.get();
         } catch (Throwable ex) {
-            if (!w.tryUnfork(tb)) {
-                tb.quietlyJoin();
-                Throwable other = tb.getException();
-                if (other != null && other != ex) {
-                    ex.addSuppressed(other);
-                }
-            }
+            settleAfterFailure(w, tb, ex);
             throw ex;
         }
         B rb = w.tryUnfork(tb) ? b.get() : tb.join();
@@ -137,6 +154,20 @@ public final class ForkJoin {
         @Override
         protected T compute() {
             return body.get();
+        }
+    }
+
+    static final class RunnableTask extends Task<Void> {
+        private final Runnable body;
+
+        RunnableTask(Runnable body) {
+            this.body = body;
+        }
+
+        @Override
+        protected Void compute() {
+            body.run();
+            return null;
         }
     }
 

@@ -25,8 +25,17 @@ import java.lang.invoke.VarHandle;
  */
 public final class Worker extends Thread {
 
+    /** Rounds a joiner spins before it may yield or park (it also checks its task each round). */
     private static final int SPIN_ROUNDS = 64;
     private static final int YIELD_ROUNDS = 4;
+    /**
+     * How long a worker without work scans with {@link Thread#onSpinWait()} and then with
+     * {@link Thread#yield()} before it parks (the FJTask paper's spin, yield, sleep). Long enough
+     * to bridge the gap between the steps of a barrier-synchronised loop (Jacobi: a wake-up from
+     * park costs tens of microseconds per step), short enough that an idle pool goes quiet at once.
+     */
+    private static final long SPIN_NANOS = 20_000L;
+    private static final long YIELD_NANOS = 100_000L;
 
     private static final VarHandle PARK_STATE;
 
@@ -220,7 +229,8 @@ public final class Worker extends Thread {
 
     /** Spins over the victims a bounded number of rounds, yielding towards the end. */
     private Task<?> search() {
-        for (int round = 0; round < SPIN_ROUNDS + YIELD_ROUNDS; round++) {
+        long start = 0L;
+        for (int round = 0; ; round++) {
             Task<?> t = scan();
             if (t != null) {
                 return t;
@@ -230,11 +240,21 @@ public final class Worker extends Thread {
             }
             if (round < SPIN_ROUNDS) {
                 Thread.onSpinWait();
-            } else {
+                continue;
+            }
+            long now = System.nanoTime();
+            if (start == 0L) {
+                start = now;
+            }
+            long waited = now - start;
+            if (waited < SPIN_NANOS) {
+                Thread.onSpinWait();
+            } else if (waited < YIELD_NANOS) {
                 Thread.yield();
+            } else {
+                return null;
             }
         }
-        return null;
     }
 
     /** One pass: every other worker's deque from a random start, then the submission queue. */
@@ -292,6 +312,7 @@ public final class Worker extends Thread {
             return;
         }
         int idleRounds = 0;
+        long idleSince = 0L;
         Worker thief = null;
         while (!t.isDone()) {
             if (thief == null || thief.runningSteal != t) {
@@ -321,16 +342,26 @@ public final class Worker extends Thread {
                     runTask(u);
                 }
                 idleRounds = 0;
+                idleSince = 0L;
                 continue;
             }
             if (++idleRounds < SPIN_ROUNDS) {
                 Thread.onSpinWait();
                 continue;
             }
-            if (idleRounds < SPIN_ROUNDS + YIELD_ROUNDS) {
+            long now = System.nanoTime();
+            if (idleSince == 0L) {
+                idleSince = now;
+            }
+            if (now - idleSince < SPIN_NANOS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (now - idleSince < YIELD_NANOS) {
                 Thread.yield();
                 continue;
             }
+            idleSince = 0L;
             idleRounds = 0;
             if (idle.park(this, t)) {
                 // Woken by new work as a searcher: look once, then hand the search on.
