@@ -314,8 +314,13 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
     }
 
     private void requestShareIfUseful(int b) {
+        // Test the flag (thieves' cache line) before top (the owner's line, written on every push
+        // and pop): a spinning thief must not keep pulling the owner's line away from it.
+        if ((int) SHARE_REQUESTED.getOpaque(this) != 0) {
+            return;
+        }
         int t = (int) TOP.getOpaque(this);
-        if (t - b > 0 && (int) SHARE_REQUESTED.getOpaque(this) == 0) {
+        if (t - b > 0) {
             SHARE_REQUESTED.setVolatile(this, 1);
         }
     }

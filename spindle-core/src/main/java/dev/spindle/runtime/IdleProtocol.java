@@ -178,7 +178,7 @@ final class IdleProtocol {
             stay = !pool.isStopping();
         }
         if (stay) {
-            w.parks++;
+            w.counters.parks++;
             while (w.parkState == mode) {
                 if (awaited != null && awaited.isDone() || pool.isStopping()) {
                     break;

@@ -59,13 +59,8 @@ public final class Worker extends Thread {
     /** {@link IdleProtocol} state of this worker. */
     volatile int parkState;
 
-    // Statistics: written by this thread only, read racily by snapshots.
-    long tasksRun;
-    long steals;
-    long failedSteals;
-    long parks;
-    long helpingJoins;
-    long submissionsTaken;
+    /** Statistics: written by this thread only, read racily by snapshots; padded apart. */
+    final WorkerCounters counters;
 
     Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
         super(pool.threadGroup(), null, pool.workerName(index), 0L, false);
@@ -77,14 +72,7 @@ public final class Worker extends Thread {
         if (seed == 0) {
             seed = 1;
         }
-        if (predecessor != null) {
-            tasksRun = predecessor.tasksRun;
-            steals = predecessor.steals;
-            failedSteals = predecessor.failedSteals;
-            parks = predecessor.parks;
-            helpingJoins = predecessor.helpingJoins;
-            submissionsTaken = predecessor.submissionsTaken;
-        }
+        this.counters = predecessor != null ? predecessor.counters : new WorkerCounters();
         setDaemon(true);
     }
 
@@ -155,7 +143,7 @@ public final class Worker extends Thread {
 
     /** Runs a task and counts it. An Error propagates (it kills this worker's stack). */
     private void runTask(Task<?> t) {
-        tasksRun++;
+        counters.tasksRun++;
         t.run();
     }
 
@@ -281,15 +269,15 @@ public final class Worker extends Thread {
                 }
                 Task<?> t = v.deque.steal();
                 if (t != null) {
-                    steals++;
+                    counters.steals++;
                     return t;
                 }
-                failedSteals++;
+                counters.failedSteals++;
             }
         }
         Task<?> t = pool.submissions().poll();
         if (t != null) {
-            submissionsTaken++;
+            counters.submissionsTaken++;
         }
         return t;
     }
@@ -323,7 +311,7 @@ public final class Worker extends Thread {
             if (thief != null) {
                 u = thief.deque.steal();
                 if (u != null) {
-                    steals++;
+                    counters.steals++;
                     stolen = true;
                 }
             }
@@ -335,7 +323,7 @@ public final class Worker extends Thread {
                 stolen = u != null;
             }
             if (u != null) {
-                helpingJoins++;
+                counters.helpingJoins++;
                 if (stolen) {
                     runStolen(u);
                 } else {
@@ -368,7 +356,7 @@ public final class Worker extends Thread {
                 Task<?> w = t.isDone() ? null : scan();
                 idle.stopSearching(w != null);
                 if (w != null) {
-                    helpingJoins++;
+                    counters.helpingJoins++;
                     runStolen(w);
                 }
             }
@@ -378,6 +366,7 @@ public final class Worker extends Thread {
     // ------------------------------------------------------------------ statistics
 
     WorkerStatistics statistics() {
-        return new WorkerStatistics(index, tasksRun, steals, failedSteals, parks, helpingJoins, submissionsTaken);
+        WorkerCounters c = counters;
+        return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken);
     }
 }
