@@ -163,7 +163,7 @@ public abstract class Task<T> implements RunnableFuture<T> {
      */
     public final Task<T> fork() {
         if (Thread.currentThread() instanceof Worker w) {
-            w.push(this);
+            w.barrier.push(w, this);
         } else {
             SpindlePool.defaultPool().submitExternal(this);
         }
@@ -264,7 +264,7 @@ public abstract class Task<T> implements RunnableFuture<T> {
 
     private void awaitDone() {
         if (Thread.currentThread() instanceof Worker w) {
-            w.helpJoin(this);
+            w.barrier.join(w, this);
         } else if (status == PENDING) {
             blockUntilDone(false, 0L);
         }

@@ -59,6 +59,9 @@ public final class Worker extends Thread {
     /** {@link IdleProtocol} state of this worker. */
     volatile int parkState;
 
+    /** Calls into the scheduler from user tasks without being inlined into them. */
+    final CompilationBarrier barrier = new CompilationBarrier();
+
     /** Statistics: written by this thread only, read racily by snapshots; padded apart. */
     final WorkerCounters counters;
 
@@ -182,6 +185,11 @@ public final class Worker extends Thread {
             throw new IllegalStateException("tryUnfork called from " + Thread.currentThread().getName()
                     + ", not from worker " + getName());
         }
+        return barrier.unfork(this, t);
+    }
+
+    /** The body of {@link #tryUnfork}, called through the {@link CompilationBarrier}. */
+    boolean unforkOwn(Task<?> t) {
         return deque.popIf(t);
     }
 
