@@ -86,6 +86,45 @@ class ExamplesTest {
     }
 
     @Test
+    void dequeTaskWorkerAndStatisticsJavadoc() throws Exception {
+        dev.spindle.deque.SplitDeque<String> d = new dev.spindle.deque.SplitDeque<>();
+        d.push("a"); d.push("b");
+        d.share();
+        String[] stolen = new String[1];
+        Thread thief = new Thread(() -> stolen[0] = d.steal());
+        thief.start();
+        thief.join();
+        assertEquals("a", stolen[0]);
+        assertEquals("b", d.pop());
+
+        java.nio.file.Path path = java.nio.file.Files.createTempFile("spindle", ".txt");
+        java.nio.file.Files.writeString(path, "text");
+        try (SpindlePool pool = new SpindlePool(2)) {
+            dev.spindle.runtime.Task<String> t = new dev.spindle.runtime.Task<>() {
+                protected String compute() throws java.io.IOException { return java.nio.file.Files.readString(path); }
+            };
+            pool.submit(t);
+            assertEquals("text", t.join());
+            Future<String> who = pool.submit(() -> {
+                dev.spindle.runtime.Worker w = (dev.spindle.runtime.Worker) Thread.currentThread();
+                return w.index() + " of " + w.pool().parallelism();
+            });
+            assertTrue(who.get().endsWith(" of 2"));
+            for (dev.spindle.runtime.WorkerStatistics w : pool.statistics().workers()) {
+                assertTrue(w.tasksRun() >= 0 && w.steals() >= 0);
+            }
+            dev.spindle.runtime.Task<Integer> failing = new dev.spindle.runtime.Task<>() {
+                protected Integer compute() { throw new IllegalStateException("boom"); }
+            };
+            pool.submit(failing);
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, failing::join);
+            assertTrue(e.getSuppressed()[0] instanceof dev.spindle.runtime.JoinSite);
+        } finally {
+            java.nio.file.Files.deleteIfExists(path);
+        }
+    }
+
+    @Test
     void forkJoinJavadoc() {
         Pair<Integer, String> p = ForkJoin.join(() -> 6 * 7, () -> "answer");
         assertEquals(42, p.first());

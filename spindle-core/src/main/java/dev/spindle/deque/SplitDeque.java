@@ -63,6 +63,14 @@ import java.util.Objects;
  * <p>Shared length is at most {@value #MAX_SHARED} elements; sharing stops there (thieves only ever
  * want the oldest few).
  *
+ * <pre>{@code
+ * SplitDeque<String> d = new SplitDeque<>();
+ * d.push("a"); d.push("b");              // owner thread
+ * d.share();                             // make the older half ("a") stealable
+ * String stolen = d.steal();             // any other thread: "a"
+ * String mine = d.pop();                 // owner: "b"
+ * }</pre>
+ *
  * @param <E> element type
  */
 public final class SplitDeque<E> extends SplitDequePad2<E> {

@@ -39,6 +39,14 @@ import java.util.concurrent.locks.LockSupport;
  * it unwinds that worker's stack (every task frame on it completes with the Error) and the pool
  * replaces the worker thread; the Error reaches every joiner.
  *
+ * <pre>{@code
+ * Task<String> t = new Task<>() {
+ *     protected String compute() throws IOException { return Files.readString(path); }
+ * };
+ * pool.submit(t);                 // or t.fork() on a worker
+ * String text = t.join();         // an IOException arrives wrapped in CompletionException
+ * }</pre>
+ *
  * @param <T> result type
  */
 public abstract class Task<T> implements RunnableFuture<T> {

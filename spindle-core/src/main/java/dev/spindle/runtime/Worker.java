@@ -22,6 +22,13 @@ import java.lang.invoke.VarHandle;
  * </ol>
  * A task run while helping runs to completion on this stack; dependencies in fork/join only point
  * from a task to tasks it forked, so helping cannot create a cycle.
+ *
+ * <pre>{@code
+ * pool.submit(() -> {
+ *     Worker w = (Worker) Thread.currentThread();   // tasks run on workers
+ *     return w.index() + " of " + w.pool().parallelism();
+ * });
+ * }</pre>
  */
 public final class Worker extends Thread {
 

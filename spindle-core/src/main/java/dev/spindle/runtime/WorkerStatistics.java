@@ -4,6 +4,11 @@ package dev.spindle.runtime;
  * Counters of one worker since the pool started. Read without synchronization while the pool
  * runs, so a snapshot of a busy pool is approximate; of a quiescent pool it is exact.
  *
+ * <pre>{@code
+ * for (WorkerStatistics w : pool.statistics().workers())
+ *     System.out.println(w.index() + ": " + w.tasksRun() + " tasks, " + w.steals() + " steals");
+ * }</pre>
+ *
  * @param index            the worker's index
  * @param tasksRun         tasks this worker ran (its own, stolen, taken from submissions, helped)
  * @param steals           tasks taken from other workers' deques
