@@ -86,14 +86,6 @@ final class IdleProtocol {
         return activations;
     }
 
-    int parkedCount() {
-        return (int) (ctl >>> 32);
-    }
-
-    int searchingCount() {
-        return (int) ctl;
-    }
-
     void startSearching() {
         CTL.getAndAdd(this, SEARCH_UNIT);
     }
@@ -120,8 +112,7 @@ final class IdleProtocol {
     }
 
     private void wakeOne() {
-        Worker[] ws = pool.workerArray();
-        int n = ws.length;
+        int n = pool.workerCount();
         int start = (int) (Thread.currentThread().threadId() * 0x9E3779B9L) & 0x7fffffff;
         for (int k = 0; k < n; k++) {
             Worker w = pool.workerAt((start + k) % n);
@@ -140,7 +131,7 @@ final class IdleProtocol {
 
     /** Wakes every parked worker (shutdown, termination). */
     void wakeAll() {
-        for (int i = 0, n = pool.workerArray().length; i < n; i++) {
+        for (int i = 0, n = pool.workerCount(); i < n; i++) {
             Worker w = pool.workerAt(i);
             if (w == null) {
                 continue;

@@ -143,10 +143,6 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         return namePrefix + index;
     }
 
-    Worker[] workerArray() {
-        return workers;
-    }
-
     Worker workerAt(int i) {
         return (Worker) WORKERS.getAcquire(workers, i);
     }

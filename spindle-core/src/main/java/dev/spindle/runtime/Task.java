@@ -218,7 +218,7 @@ public abstract class Task<T> implements RunnableFuture<T> {
         try {
             a.invoke();
         } finally {
-            b.awaitQuietly();
+            b.quietlyJoin();
         }
         b.join();
     }
@@ -260,11 +260,6 @@ public abstract class Task<T> implements RunnableFuture<T> {
      * {@link #isCompletedNormally()} and {@link #getException()}.
      */
     public final void quietlyJoin() {
-        awaitQuietly();
-    }
-
-    /** Waits until done without reporting the outcome. */
-    final void awaitQuietly() {
         if (status == PENDING) {
             awaitDone();
         }

@@ -34,7 +34,6 @@ public final class Worker extends Thread {
 
     /** Rounds a joiner spins before it may yield or park (it also checks its task each round). */
     private static final int SPIN_ROUNDS = 64;
-    private static final int YIELD_ROUNDS = 4;
     /**
      * How long a worker without work scans with {@link Thread#onSpinWait()} and then with
      * {@link Thread#yield()} before it parks (the FJTask paper's spin, yield, sleep). Long enough

@@ -19,6 +19,12 @@ abstract class GridBenchmark<P> implements Benchmark<P, double[]> {
         return size.pick(256, 1024, 2048);
     }
 
+    /** @return "NxN doubles, block B" for a blocked matrix program at a size */
+    static String blockedGrid(Size size, int block) {
+        int n = order(size);
+        return n + "x" + n + " doubles, block " + block;
+    }
+
     /** Runs the algorithm once with the given way of forking. */
     abstract double[] compute(Forker fork, P problem);
 

@@ -41,7 +41,7 @@ public final class Jacobi extends GridBenchmark<Jacobi.Problem> {
                 g[i * w + j] = edge ? 1.0 : rnd.nextDouble();
             }
         }
-        return new Problem(n, size.pick(20, 100, 100), g);
+        return new Problem(n, steps(size), g);
     }
 
     @Override
@@ -49,10 +49,15 @@ public final class Jacobi extends GridBenchmark<Jacobi.Problem> {
         return new Problem(input.n(), input.steps(), input.grid().clone());
     }
 
+    /** @return relaxation steps at a size: 20 for the smoke test, 100 as in the paper */
+    static int steps(Size size) {
+        return size.pick(20, 100, 100);
+    }
+
     @Override
     public String describe(Size size) {
         int n = order(size);
-        return n + "x" + n + " doubles, " + size.pick(20, 100, 100) + " steps, bands of " + LEAF_ROWS + " rows";
+        return n + "x" + n + " doubles, " + steps(size) + " steps, bands of " + LEAF_ROWS + " rows";
     }
 
     @Override

@@ -41,8 +41,7 @@ public final class LuDecomposition extends GridBenchmark<LuDecomposition.Problem
 
     @Override
     public String describe(Size size) {
-        int n = order(size);
-        return n + "x" + n + " doubles, block " + BLOCK;
+        return blockedGrid(size, BLOCK);
     }
 
     @Override

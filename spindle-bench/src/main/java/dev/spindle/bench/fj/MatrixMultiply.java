@@ -35,8 +35,7 @@ public final class MatrixMultiply extends GridBenchmark<MatrixMultiply.Problem> 
 
     @Override
     public String describe(Size size) {
-        int n = order(size);
-        return n + "x" + n + " doubles, block " + BLOCK;
+        return blockedGrid(size, BLOCK);
     }
 
     @Override

@@ -57,16 +57,14 @@ final class Runner {
         this.fork = fork;
     }
 
+    /** Progress steps of a whole invocation: every warm-up and timed run in every fork. */
     static long steps(List<Suite> suites, int[] workers, int runs, int warmup, int forks) {
-        return steps(suites, workers, runs, warmup) * forks;
-    }
-
-    static long steps(List<Suite> suites, int[] workers, int runs, int warmup) {
         long n = 0;
         for (Suite s : suites) {
             for (Benchmark<?, ?> b : s.benchmarks()) {
                 for (Variant<?, ?> v : b.variants()) {
-                    n += (long) (v.usesWorkers() ? workers.length : 1) * (v.singleRun() ? 1 : runs + warmup);
+                    long perFork = (long) (v.usesWorkers() ? workers.length : 1) * (v.singleRun() ? 1 : runs + warmup);
+                    n += perFork * (v.singleRun() ? 1 : forks);
                 }
             }
         }
