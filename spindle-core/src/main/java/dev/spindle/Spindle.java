@@ -2,11 +2,15 @@ package dev.spindle;
 
 import dev.spindle.forkjoin.ForkJoin;
 import dev.spindle.forkjoin.Pair;
+import dev.spindle.future.LazyFuture;
+import dev.spindle.future.Scope;
 import dev.spindle.runtime.SpindlePool;
 
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -19,6 +23,17 @@ import java.util.function.Supplier;
  * static long fib(int n) {
  *     if (n <= 13) return n < 2 ? n : fibSeq(n - 1) + fibSeq(n - 2);
  *     return join(() -> fib(n - 1), () -> fib(n - 2), Long::sum);
+ * }
+ * }</pre>
+ *
+ * <p>Lazy futures: the runtime, not the programmer, decides which ones run in parallel.
+ *
+ * <pre>{@code
+ * static long fib(int n) {
+ *     if (n < 2) return n;
+ *     LazyFuture<Long> a = Spindle.future(() -> fib(n - 1));
+ *     long b = fib(n - 2);
+ *     return a.touch() + b;
  * }
  * }</pre>
  */
@@ -73,6 +88,60 @@ public final class Spindle {
      */
     public static <T> List<T> invokeAll(List<? extends Callable<? extends T>> bodies) {
         return ForkJoin.invokeAll(bodies);
+    }
+
+    /**
+     * Creates a lazy future of {@code body}: it runs at the latest when touched, on the touching
+     * thread, unless the runtime exposed it to an idle worker first (see {@link LazyFuture}).
+     * On a worker the future belongs to that worker's pool; elsewhere to the default pool.
+     *
+     * @param body the body
+     * @param <T>  result type
+     * @return the future
+     * @throws NullPointerException if body is null
+     */
+    public static <T> LazyFuture<T> future(Supplier<? extends T> body) {
+        return LazyFuture.of(body);
+    }
+
+    /**
+     * Creates a lazy future of a callable; a checked exception of the body reaches the toucher
+     * wrapped in {@link java.util.concurrent.CompletionException}.
+     *
+     * @param body the body
+     * @param <T>  result type
+     * @return the future
+     * @throws NullPointerException if body is null
+     */
+    public static <T> LazyFuture<T> futureCall(Callable<? extends T> body) {
+        return LazyFuture.ofCallable(body);
+    }
+
+    /**
+     * Runs {@code body} with a {@link Scope}; returns when every future forked through the scope
+     * has finished, raising the failures of those nobody touched.
+     *
+     * <pre>{@code
+     * Spindle.scope(s -> {
+     *     for (Path p : files) s.futureCall(() -> Files.deleteIfExists(p));
+     * });   // every delete has finished here
+     * }</pre>
+     *
+     * @param body the scope's body
+     */
+    public static void scope(Consumer<? super Scope> body) {
+        Scope.runVoid(body);
+    }
+
+    /**
+     * {@link #scope(Consumer)} for a body with a result.
+     *
+     * @param body the scope's body
+     * @param <R>  result type
+     * @return the body's result, once every future of the scope has finished
+     */
+    public static <R> R scopeValue(Function<? super Scope, ? extends R> body) {
+        return Scope.run(body);
     }
 
     /**

@@ -20,7 +20,11 @@ final class DefaultPool {
         }
         synchronized (DefaultPool.class) {
             if (pool == null) {
-                pool = new SpindlePool(configuredWorkers(), true);
+                SpindlePool p0 = new SpindlePool(configuredWorkers(), true);
+                // The default pool never closes: report untouched future failures at JVM exit.
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> p0.untouchedFailures().reportAll(),
+                        "spindle-untouched-failures"));
+                pool = p0;
             }
             return pool;
         }

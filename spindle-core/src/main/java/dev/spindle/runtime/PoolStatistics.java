@@ -16,8 +16,9 @@ import java.util.List;
  *
  * @param workers      per-worker counters, by index
  * @param workerDeaths worker threads replaced after an Error
+ * @param externalFutures lazy futures created by threads that are not workers (default pool only)
  */
-public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths) {
+public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths, FutureCounts externalFutures) {
 
     /** Defensive copy. */
     public PoolStatistics {
@@ -65,14 +66,25 @@ public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths) 
         for (int i = 0; i < workers.size(); i++) {
             out.add(i < earlier.workers.size() ? workers.get(i).minus(earlier.workers.get(i)) : workers.get(i));
         }
-        return new PoolStatistics(out, workerDeaths - earlier.workerDeaths);
+        return new PoolStatistics(out, workerDeaths - earlier.workerDeaths, externalFutures.minus(earlier.externalFutures));
+    }
+
+    /** @return lazy futures of all workers and of threads that are not workers */
+    public FutureCounts futures() {
+        FutureCounts f = externalFutures;
+        for (WorkerStatistics w : workers) {
+            f = f.plus(w.futures());
+        }
+        return f;
     }
 
     /** @return a one-line summary */
     public String summary() {
-        return String.format("workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d deaths=%d",
+        FutureCounts f = futures();
+        return String.format("workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d deaths=%d"
+                        + " futures=%d inline=%d promoted=%d stolen=%d",
                 workers.size(), tasksRun(), steals(), failedSteals(), parks(), helpingJoins(),
-                submissionsTaken(), workerDeaths);
+                submissionsTaken(), workerDeaths, f.created(), f.inline(), f.promoted(), f.stolen());
     }
 
     @Override

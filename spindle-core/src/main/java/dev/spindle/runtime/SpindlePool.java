@@ -1,6 +1,8 @@
 package dev.spindle.runtime;
 
 import dev.spindle.deque.SplitDeque;
+import dev.spindle.future.UntouchedFailureHandler;
+import dev.spindle.future.UntouchedFailures;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -63,6 +65,7 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     private final AtomicInteger pendingSubmissions = new AtomicInteger();
     private final AtomicLong workerDeaths = new AtomicLong();
     private final Object terminationLock = new Object();
+    private final UntouchedFailures untouchedFailures = new UntouchedFailures();
     private int liveWorkers;
 
     /** Creates a pool with one worker per available processor. */
@@ -151,6 +154,39 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         return workers.length;
     }
 
+    /**
+     * True if some worker is parked or searching for work: a hint for producers of work.
+     *
+     * @return whether a worker is idle
+     */
+    public boolean hasIdleWorkers() {
+        return idle.anyoneHungry();
+    }
+
+    boolean isDefault() {
+        return isDefault;
+    }
+
+    /**
+     * The failures of this pool's futures that nobody touched yet; reported when the pool
+     * terminates (for the default pool, at JVM exit). For the futures runtime.
+     *
+     * @return the ledger
+     */
+    public UntouchedFailures untouchedFailures() {
+        return untouchedFailures;
+    }
+
+    /**
+     * Sets who receives the failures of futures nobody touched (default: a WARNING log).
+     *
+     * @param handler the handler
+     * @throws NullPointerException if handler is null
+     */
+    public void setUntouchedFailureHandler(UntouchedFailureHandler handler) {
+        untouchedFailures.setHandler(handler);
+    }
+
     boolean isStopping() {
         return runState >= STOP;
     }
@@ -202,6 +238,9 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     }
 
     void onWorkerExit(Worker w, Throwable death) {
+        if (death != null && runState < STOP && w.latent.size() > 0) {
+            w.latent.exposeAll("its worker died");     // into w's deque, which the replacement adopts
+        }
         if (death != null && runState < STOP) {
             workerDeaths.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, () -> "Spindle worker " + w.getName()
@@ -215,10 +254,14 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
             workerDeaths.incrementAndGet();
         }
         synchronized (terminationLock) {
-            if (--liveWorkers == 0) {
-                runState = TERMINATED;
-                terminationLock.notifyAll();
+            if (--liveWorkers != 0) {
+                return;
             }
+        }
+        untouchedFailures.reportAll();            // before close() and awaitTermination() return
+        synchronized (terminationLock) {
+            runState = TERMINATED;
+            terminationLock.notifyAll();
         }
     }
 
@@ -319,7 +362,8 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         for (int i = 0; i < workers.length; i++) {
             out.add(workerAt(i).statistics());
         }
-        return new PoolStatistics(out, workerDeaths.get());
+        FutureCounts ext = isDefault ? FutureCounts.of(dev.spindle.future.LatentStack.externalCounts()) : FutureCounts.ZERO;
+        return new PoolStatistics(out, workerDeaths.get(), ext);
     }
 
     @Override

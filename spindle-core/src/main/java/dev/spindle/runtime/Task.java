@@ -96,9 +96,31 @@ public abstract class Task<T> implements RunnableFuture<T> {
      */
     @Override
     public final void run() {
-        if (status != PENDING) {
+        if (status != PENDING || !tryClaim()) {
             return;
         }
+        runBody();
+    }
+
+    /**
+     * Claims the right to run the body, for tasks that more than one thread may try to run (a
+     * promoted future is both in a deque and reachable by its touchers). The default grants it:
+     * a deque hands each task to exactly one thread.
+     *
+     * @return true if the caller may run the body
+     */
+    protected boolean tryClaim() {
+        return true;
+    }
+
+    /** Runs the body of a task the caller has already claimed with {@link #tryClaim()}. */
+    protected final void runClaimed() {
+        if (status == PENDING) {
+            runBody();
+        }
+    }
+
+    private void runBody() {
         T r;
         try {
             r = compute();

@@ -1,6 +1,7 @@
 package dev.spindle.runtime;
 
 import dev.spindle.deque.SplitDeque;
+import dev.spindle.future.LatentStack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -71,6 +72,9 @@ public final class Worker extends Thread {
     /** Statistics: written by this thread only, read racily by snapshots; padded apart. */
     final WorkerCounters counters;
 
+    /** This worker's latent futures (see {@link LatentStack}). */
+    final LatentStack latent;
+
     Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
         super(pool.threadGroup(), null, pool.workerName(index), 0L, false);
         this.pool = pool;
@@ -82,6 +86,7 @@ public final class Worker extends Thread {
             seed = 1;
         }
         this.counters = predecessor != null ? predecessor.counters : new WorkerCounters();
+        this.latent = new LatentStack(this);
         setDaemon(true);
     }
 
@@ -101,6 +106,15 @@ public final class Worker extends Thread {
      */
     public int index() {
         return index;
+    }
+
+    /**
+     * This worker's stack of latent futures. For the futures runtime.
+     *
+     * @return the stack
+     */
+    public LatentStack latentStack() {
+        return latent;
     }
 
     @Override
@@ -150,10 +164,95 @@ public final class Worker extends Thread {
         return t;
     }
 
-    /** Runs a task and counts it. An Error propagates (it kills this worker's stack). */
+    /**
+     * Runs a task and counts it; then exposes the futures the task left latent, which must not
+     * wait for frames that are gone. An Error propagates (it kills this worker's stack).
+     */
     private void runTask(Task<?> t) {
         counters.tasksRun++;
+        LatentStack ls = latent;
+        long mark = ls.mark();
         t.run();
+        if (ls.leftSince(mark)) {
+            ls.endRegion(mark);
+        }
+    }
+
+    /**
+     * For the futures runtime: pushes a promoted future's task on this worker's deque, and makes
+     * it stealable at once if {@code shareNow} (a promotion on demand), otherwise only if someone
+     * is hungry (like a fork). Only the worker itself may call this.
+     *
+     * @param t        the task
+     * @param shareNow share the private region and wake a worker if one is parked
+     */
+    public void pushPromoted(Task<?> t, boolean shareNow) {
+        if (Thread.currentThread() != this) {
+            throw new IllegalStateException("pushPromoted called from " + Thread.currentThread().getName()
+                    + ", not from worker " + getName());
+        }
+        SplitDeque<Task<?>> d = deque;
+        d.push(t);
+        if (shareNow || d.isShareRequested() || idle.anyoneHungry()) {
+            int shared = 0;
+            for (int n; d.privateSize() > 0 && (n = d.share()) > 0; ) {
+                shared += n;
+            }
+            if (shared > 0) {
+                idle.signalWork();
+            }
+        }
+    }
+
+    /**
+     * True if this worker's deque holds tasks other workers can steal now.
+     *
+     * @return whether it offers work
+     */
+    public boolean offersWork() {
+        return deque.hasShared();
+    }
+
+    /**
+     * For threads waiting on something the scheduler cannot see (a future running inline on
+     * another thread): runs one available task — own deque first, then other workers' — if there
+     * is one. Only the worker itself may call this.
+     *
+     * @return true if a task ran
+     */
+    public boolean helpOnce() {
+        if (Thread.currentThread() != this) {
+            return false;
+        }
+        Task<?> u = popLocal();
+        boolean stolen = false;
+        if (u == null) {
+            u = scan();
+            stolen = u != null;
+        }
+        if (u == null) {
+            return false;
+        }
+        counters.helpingJoins++;
+        if (stolen) {
+            runStolen(u);
+        } else {
+            runTask(u);
+        }
+        return true;
+    }
+
+    /** Before parking: ask every worker of the pool (and non-worker threads) to expose latent futures. */
+    private void requestLatentWork() {
+        for (int i = 0, n = pool.workerCount(); i < n; i++) {
+            Worker w = pool.workerAt(i);
+            if (w != null && w != this) {
+                w.latent.requestOne();
+            }
+        }
+        if (pool.isDefault()) {
+            LatentStack.requestExternal();
+        }
     }
 
     /** Runs a task taken from another worker (or the submission queue), advertising it to joiners. */
@@ -212,6 +311,7 @@ public final class Worker extends Thread {
                 }
                 t = search();
                 if (t == null) {
+                    requestLatentWork();
                     idle.stopSearching(false);
                     searching = idle.park(this, null);
                     continue;
@@ -287,6 +387,7 @@ public final class Worker extends Thread {
                     return t;
                 }
                 counters.failedSteals++;
+                v.latent.requestOne();
             }
         }
         Task<?> t = pool.submissions().poll();
@@ -330,6 +431,11 @@ public final class Worker extends Thread {
                 }
             }
             if (u == null) {
+                latent.serviceIfRequested();
+                u = popLocal();
+            }
+            if (u == null && latent.size() > 0) {
+                latent.exposeAll("its worker would wait in a join");   // run our own latent futures rather than idle
                 u = popLocal();
             }
             if (u == null) {
@@ -365,6 +471,7 @@ public final class Worker extends Thread {
             }
             idleSince = 0L;
             idleRounds = 0;
+            requestLatentWork();
             if (idle.park(this, t)) {
                 // Woken by new work as a searcher: look once, then hand the search on.
                 Task<?> w = t.isDone() ? null : scan();
@@ -381,6 +488,7 @@ public final class Worker extends Thread {
 
     WorkerStatistics statistics() {
         WorkerCounters c = counters;
-        return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken);
+        return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken,
+                FutureCounts.of(latent.counts()));
     }
 }

@@ -16,9 +16,10 @@ package dev.spindle.runtime;
  * @param parks            times the worker parked (idle or in a join)
  * @param helpingJoins     tasks run while waiting in a join
  * @param submissionsTaken tasks taken from the external submission queue
+ * @param futures          lazy futures this worker created, ran inline, promoted, stole
  */
 public record WorkerStatistics(int index, long tasksRun, long steals, long failedSteals, long parks,
-                               long helpingJoins, long submissionsTaken) {
+                               long helpingJoins, long submissionsTaken, FutureCounts futures) {
 
     /**
      * The difference {@code this - earlier}, for measuring an interval.
@@ -29,6 +30,7 @@ public record WorkerStatistics(int index, long tasksRun, long steals, long faile
     public WorkerStatistics minus(WorkerStatistics earlier) {
         return new WorkerStatistics(index, tasksRun - earlier.tasksRun, steals - earlier.steals,
                 failedSteals - earlier.failedSteals, parks - earlier.parks,
-                helpingJoins - earlier.helpingJoins, submissionsTaken - earlier.submissionsTaken);
+                helpingJoins - earlier.helpingJoins, submissionsTaken - earlier.submissionsTaken,
+                futures.minus(earlier.futures));
     }
 }

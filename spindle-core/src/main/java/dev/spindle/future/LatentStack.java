@@ -1,0 +1,392 @@
+package dev.spindle.future;
+
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Worker;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.WeakHashMap;
+
+/**
+ * The latent futures of one thread: futures created but not started and not exposed to anyone,
+ * kept as plain references in a thread-private array, newest on top.
+ *
+ * <h2>Implementation overview</h2>
+ * {@code Spindle.future(body)} pushes the new {@link LazyFuture} here and returns; the caller's
+ * continuation runs first. {@link LazyFuture#touch()} pops the future if it is still on top of the
+ * toucher's own stack and runs the body inline. Both are plain loads and stores on the owner's
+ * fields: no lock, CAS or fence, and nothing allocated but the handle.
+ *
+ * <p>A latent future becomes visible to other threads only by <em>promotion</em>, which only the
+ * owner performs: it wraps the future in a {@link PromotedFuture} task, stores that task into the
+ * future's cell with a release store (so any thread reading the cell with acquire sees a fully
+ * built task), and pushes the task on the owner's work-stealing deque (from a thread that is not a
+ * worker, into the pool's submission queue). Because only the owner removes entries — by pop,
+ * out-of-order removal or promotion — the owner's plain accesses never race.
+ *
+ * <p>Other threads influence the stack only through the {@code requested} flag:
+ * <ul>
+ * <li>a thief that finds a victim's deque empty sets {@link #ONE} on the victim's stack, and a
+ * worker about to park sets it on every stack of its pool: "someone is hungry";</li>
+ * <li>a thread touching (or cancelling) a future that is latent in another thread's stack sets
+ * {@link #ALL} on every stack: "expose everything, someone waits for one of them".</li>
+ * </ul>
+ * The owner reads the flag with an opaque load (a plain load on x86, but never hoisted out of a
+ * loop) after every push, in every wait, and after every task; when set it clears it with one
+ * atomic exchange — the only atomic instruction on the owner's side, and only when another thread
+ * asked. On {@code ONE} it promotes the <em>oldest</em> latent future (the largest piece of a
+ * divide-and-conquer computation), unless its deque already offers stealable work; on
+ * {@code ALL}, every latent future.
+ *
+ * <h2>Regions</h2>
+ * A worker marks the stack before running each task and, when the task returns or throws,
+ * exposes the futures the task created and left latent (fire-and-forget futures, or futures
+ * abandoned by an exception), so nothing is lost and nothing waits for a frame that is gone.
+ * A mark is (epoch, top); any operation that moves positions bumps the epoch, and a stale mark
+ * conservatively exposes everything.
+ *
+ * <h2>Modes</h2>
+ * {@link SpawnMode#ALWAYS} promotes each future as it is pushed (a fork); {@link SpawnMode#NEVER}
+ * never promotes by choice: where AUTO would promote, it runs the futures inline instead.
+ */
+public final class LatentStack extends LatentStackRequest {
+    static final int NONE = 0;
+    static final int ONE = 1;
+    static final int ALL = 2;
+
+    static final SpawnMode MODE = SpawnMode.MODE;
+    /** {@code -Dspindle.debug.promotions=true}: log each promotion with the future's creation site. */
+    static final boolean TRACE = Boolean.getBoolean("spindle.debug.promotions");
+    private static final System.Logger LOG = System.getLogger("dev.spindle.future");
+
+    private static final VarHandle REQUESTED;
+
+    static {
+        try {
+            REQUESTED = MethodHandles.lookup().findVarHandle(LatentStackRequest.class, "requested", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Every live stack, for the rare "expose everything" broadcast. */
+    private static final Set<LatentStack> ALL_STACKS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    /** Stacks of threads that are not workers; they promote into the default pool. */
+    private static final Set<LatentStack> EXTERNAL_STACKS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    private static final ThreadLocal<LatentStack> EXTERNAL = ThreadLocal.withInitial(() -> {
+        LatentStack s = new LatentStack(null, SpindlePool.defaultPool(), Thread.currentThread());
+        EXTERNAL_STACKS.add(s);
+        return s;
+    });
+
+    /**
+     * A worker's stack. Called by the runtime when it creates a worker.
+     *
+     * @param worker the owning worker
+     */
+    public LatentStack(Worker worker) {
+        this(worker, worker.pool(), worker);
+    }
+
+    private LatentStack(Worker worker, SpindlePool pool, Thread owner) {
+        super(worker, pool, owner);
+        ALL_STACKS.add(this);
+    }
+
+    /**
+     * The calling thread's stack: its worker's, or a thread-local one promoting into the default pool.
+     *
+     * @return the stack
+     */
+    static LatentStack current() {
+        return Thread.currentThread() instanceof Worker w ? w.latentStack() : EXTERNAL.get();
+    }
+
+    /** A thread that is not a worker: its newest promotion, to avoid flooding the submission queue. */
+    private PromotedFuture lastPromoted;
+
+    // ------------------------------------------------------------------ owner fast path
+
+    /** Owner: pushes a new latent future; services a pending request. */
+    void push(LazyFuture<?> f) {
+        Object[] a = slots;
+        int t = top;
+        if (t == a.length) {
+            a = makeRoom();
+            t = top;
+        }
+        a[t] = f;
+        top = t + 1;
+        created++;
+        if (MODE == SpawnMode.ALWAYS) {
+            promoteNewest();
+        } else if ((int) REQUESTED.getOpaque(this) != NONE || worker == null) {
+            serviceRequest();
+        }
+    }
+
+    /** Owner: compacts (if promotions left room below) or grows the array. */
+    private Object[] makeRoom() {
+        Object[] a = slots;
+        int n = top - base;
+        if (base > 1 && n < a.length / 2) {
+            System.arraycopy(a, base, a, 1, n);
+            for (int i = n + 1; i < top; i++) {
+                a[i] = null;
+            }
+        } else {
+            Object[] b = new Object[a.length * 2];
+            System.arraycopy(a, base, b, 1, n);
+            slots = a = b;
+        }
+        base = 1;
+        top = n + 1;
+        epoch++;
+        return a;
+    }
+
+    // ------------------------------------------------------------------ owner slow paths
+
+    /** Owner: removes {@code f} from anywhere in the stack. */
+    boolean remove(LazyFuture<?> f) {
+        Object[] a = slots;
+        for (int i = top - 1; i >= base; i--) {
+            if (a[i] == f) {
+                int t = top - 1;
+                System.arraycopy(a, i + 1, a, i, t - i);
+                a[t] = null;
+                top = t;
+                if (i != t) {
+                    epoch++;
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Owner: the number of latent futures.
+     *
+     * @return the count
+     */
+    public int size() {
+        return top - base;
+    }
+
+    /** Owner: acts on the request flag if another thread set it. */
+    public void serviceIfRequested() {
+        if ((int) REQUESTED.getOpaque(this) != NONE) {
+            serviceRequest();
+        }
+    }
+
+    private void serviceRequest() {
+        int r = (int) REQUESTED.getOpaque(this) == NONE ? NONE : (int) REQUESTED.getAndSet(this, NONE);
+        if (r == ALL) {
+            exposeAll("a thread waits for one of them");
+        } else if (MODE == SpawnMode.AUTO && top > base && (r == ONE || worker == null && pool.hasIdleWorkers())
+                && !offersWork()) {
+            promoteOldest(r == ONE ? "demand" : "idle workers");
+        }
+    }
+
+    /** True if this stack's earlier promotions still wait for a taker: no need to expose more. */
+    private boolean offersWork() {
+        if (worker != null) {
+            return worker.offersWork();
+        }
+        PromotedFuture p = lastPromoted;
+        return p != null && !p.isClaimed();
+    }
+
+    /**
+     * Owner: exposes every latent future, oldest first (NEVER mode: runs them here instead). The
+     * runtime calls this before a worker would idle in a join.
+     *
+     * @param reason for the promotion log
+     */
+    public void exposeAll(String reason) {
+        if (MODE == SpawnMode.NEVER) {
+            settleInline(base);
+            return;
+        }
+        while (top > base) {
+            promoteOldest(reason);
+        }
+    }
+
+    private void promoteOldest(String reason) {
+        Object[] a = slots;
+        int b = base;
+        LazyFuture<?> f = (LazyFuture<?>) a[b];
+        a[b] = null;
+        if (++b == top) {
+            base = top = 1;
+            epoch++;
+        } else {
+            base = b;
+        }
+        promote(f, true, reason);
+    }
+
+    private void promoteNewest() {
+        int t = top - 1;
+        LazyFuture<?> f = (LazyFuture<?>) slots[t];
+        slots[t] = null;
+        top = t;
+        promote(f, false, "spawn=always");
+    }
+
+    private void promote(LazyFuture<?> f, boolean shareNow, String reason) {
+        PromotedFuture p = new PromotedFuture(f, f.cell, this);
+        f.publish(p);
+        promoted++;
+        lastPromoted = p;
+        if (TRACE) {
+            LOG.log(System.Logger.Level.INFO, () -> "promoted future created at " + f.site() + " on "
+                    + owner.getName() + " (" + reason + ")");
+        }
+        if (worker != null) {
+            worker.pushPromoted(p, shareNow);
+        } else {
+            pool.execute(p);
+        }
+    }
+
+    /** Owner: runs every latent future above {@code from} here, newest first. */
+    private void settleInline(int from) {
+        while (top > from && top > base) {
+            int t = top - 1;
+            LazyFuture<?> f = (LazyFuture<?>) slots[t];
+            slots[t] = null;
+            top = t;
+            f.runDetached(this);
+        }
+    }
+
+    // ------------------------------------------------------------------ regions (called by workers)
+
+    /**
+     * A mark of the current top, taken before a task runs.
+     *
+     * @return the mark
+     */
+    public long mark() {
+        return ((long) epoch << 32) | (top & 0xffffffffL);
+    }
+
+    /**
+     * True if futures may have been left latent since {@code mark}.
+     *
+     * @param mark from {@link #mark()}
+     * @return whether {@link #endRegion} has work
+     */
+    public boolean leftSince(long mark) {
+        return top > base && (top > (int) mark || epoch != (int) (mark >>> 32));
+    }
+
+    /**
+     * After a task returned or threw: exposes the futures it created and left latent (NEVER mode:
+     * runs them), so none is lost with the task's frames.
+     *
+     * @param mark from {@link #mark()} before the task
+     */
+    public void endRegion(long mark) {
+        int from = epoch == (int) (mark >>> 32) ? Math.max((int) mark, base) : base;
+        if (MODE == SpawnMode.NEVER) {
+            settleInline(from);
+            return;
+        }
+        if (from == base) {
+            exposeAll("its task ended");
+            return;
+        }
+        List<LazyFuture<?>> left = new ArrayList<>(top - from);
+        for (int i = from; i < top; i++) {
+            left.add((LazyFuture<?>) slots[i]);
+            slots[i] = null;
+        }
+        top = from;
+        for (LazyFuture<?> f : left) {
+            promote(f, true, "its task ended");
+        }
+    }
+
+    // ------------------------------------------------------------------ requests from other threads
+
+    /** Another thread: "someone is hungry" — expose the oldest latent future at your next chance. */
+    public void requestOne() {
+        if ((int) REQUESTED.getOpaque(this) == NONE) {
+            REQUESTED.compareAndSet(this, NONE, ONE);
+        }
+    }
+
+    private void requestAllHere() {
+        REQUESTED.setVolatile(this, ALL);
+    }
+
+    /**
+     * A worker of the default pool about to park: asks every stack of a thread that is not a
+     * worker to expose its oldest latent future (the runtime asks its own workers' stacks).
+     */
+    public static void requestExternal() {
+        if (!EXTERNAL_STACKS.isEmpty()) {
+            synchronized (EXTERNAL_STACKS) {
+                for (LatentStack s : EXTERNAL_STACKS) {
+                    s.requestOne();
+                }
+            }
+        }
+    }
+
+    /** A thread waiting for a future latent in some other thread's stack: every owner exposes all. */
+    static void requestAll() {
+        synchronized (ALL_STACKS) {
+            for (LatentStack s : ALL_STACKS) {
+                s.requestAllHere();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ statistics
+
+    /**
+     * Racy snapshot of this stack's counters.
+     *
+     * @return created, inline, promoted, stolen
+     */
+    public long[] counts() {
+        long c = created;
+        long p = promoted;
+        long inline = c - p - cancelled - Math.max(0, top - base);
+        return new long[] {c, inline, p, stolen};
+    }
+
+    /**
+     * Racy sum of the counters of every stack of a thread that is not a worker.
+     *
+     * @return created, inline, promoted, stolen
+     */
+    public static long[] externalCounts() {
+        long[] sum = new long[4];
+        synchronized (EXTERNAL_STACKS) {
+            for (LatentStack s : EXTERNAL_STACKS) {
+                long[] c = s.counts();
+                for (int i = 0; i < 4; i++) {
+                    sum[i] += c[i];
+                }
+            }
+        }
+        return sum;
+    }
+
+    @Override
+    public String toString() {
+        return "LatentStack[" + owner.getName() + ", latent=" + (top - base) + "]";
+    }
+}

@@ -1,0 +1,104 @@
+package dev.spindle.future;
+
+import dev.spindle.runtime.Task;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A {@link LazyFuture} its owner promoted: a task on the owner's deque (or the pool's submission
+ * queue) that any worker may steal, and that any toucher may claim and run itself.
+ *
+ * <p>Two kinds of thread may try to run it — whoever takes it from the deque, and a toucher that
+ * finds it not started — so running starts with a claim (one CAS, off the owner's fast path). The
+ * body's outcome is stored into the future's cell (release) before the task completes, so a
+ * thread that saw the task complete, or reads the cell with acquire, sees the final outcome.
+ */
+final class PromotedFuture extends Task<Object> {
+    private static final VarHandle CLAIMED;
+
+    static {
+        try {
+            CLAIMED = MethodHandles.lookup().findVarHandle(PromotedFuture.class, "claimed", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final LazyFuture<?> future;
+    private Object body;
+    private final LatentStack promoter;
+    private volatile int claimed;
+    private volatile Thread runner;
+    /** Set by a toucher that runs the body itself: its failure is then observed by that touch. */
+    private boolean byTouch;
+
+    PromotedFuture(LazyFuture<?> future, Object body, LatentStack promoter) {
+        this.future = future;
+        this.body = body;
+        this.promoter = promoter;
+    }
+
+    @Override
+    protected boolean tryClaim() {
+        if (claimed == 0 && CLAIMED.compareAndSet(this, 0, 1)) {
+            runner = Thread.currentThread();
+            return true;
+        }
+        return false;
+    }
+
+    boolean isClaimed() {
+        return claimed != 0;
+    }
+
+    @Override
+    protected Object compute() throws Exception {
+        LatentStack here = LatentStack.current();
+        if (here != promoter) {
+            here.stolen++;
+        }
+        Object b = body;
+        body = null;
+        Object r;
+        try {
+            r = Outcome.invoke(b);
+        } catch (Throwable ex) {
+            Outcome o = Outcome.failed(ex);
+            future.publish(o);
+            if (!byTouch) {
+                promoter.pool.untouchedFailures().add(future, o);
+            }
+            throw ex;
+        }
+        future.publish(Outcome.encode(r));
+        return null;
+    }
+
+    /**
+     * A toucher: runs the body here if nobody started it, otherwise waits for it (helping, on a
+     * worker). On return the future's cell holds its final outcome.
+     */
+    void runOrAwait() {
+        if (runner == Thread.currentThread() && !isDone()) {
+            throw new IllegalStateException("future touched from inside its own body: " + future);
+        }
+        if (tryClaim()) {
+            byTouch = true;
+            runClaimed();
+            return;
+        }
+        quietlyJoin();
+    }
+
+    /** Cancels only if the body has not started. */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        if (!tryClaim()) {
+            return false;
+        }
+        body = null;
+        future.publish(Outcome.CANCELLED);
+        return super.cancel(mayInterruptIfRunning);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.spindle.future;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The failures of one pool's futures that ran without a touch (promoted and run by the scheduler,
+ * or settled at the end of the task that created them) and that nobody has observed yet. Kept
+ * until the pool closes; observed entries are dropped as new ones arrive.
+ */
+public final class UntouchedFailures {
+    private final List<Entry> entries = new ArrayList<>();
+    private volatile UntouchedFailureHandler handler = UntouchedFailureHandler.LOG;
+    private int purgeAt = 64;
+
+    private record Entry(LazyFuture<?> future, Outcome outcome) {
+    }
+
+    /** Creates an empty ledger (one per pool). */
+    public UntouchedFailures() {
+    }
+
+    /**
+     * Replaces the handler.
+     *
+     * @param h the handler, not null
+     */
+    public void setHandler(UntouchedFailureHandler h) {
+        handler = Objects.requireNonNull(h, "handler");
+    }
+
+    synchronized void add(LazyFuture<?> f, Outcome o) {
+        if (entries.size() >= purgeAt) {
+            entries.removeIf(e -> e.outcome.observed);
+            purgeAt = Math.max(64, entries.size() * 2);
+        }
+        entries.add(new Entry(f, o));
+    }
+
+    /** Hands every failure nobody observed to the handler; called when the pool closes. */
+    public void reportAll() {
+        List<Entry> todo;
+        synchronized (this) {
+            todo = new ArrayList<>(entries);
+            entries.clear();
+        }
+        UntouchedFailureHandler h = handler;
+        for (Entry e : todo) {
+            if (!e.outcome.observed) {
+                e.outcome.observed = true;
+                try {
+                    h.untouched(e.future, e.outcome.failure);
+                } catch (RuntimeException ex) {
+                    System.getLogger("dev.spindle.future").log(System.Logger.Level.ERROR,
+                            "untouched-failure handler threw", ex);
+                }
+            }
+        }
+    }
+}
