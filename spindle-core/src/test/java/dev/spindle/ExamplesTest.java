@@ -30,6 +30,45 @@ class ExamplesTest {
 
     static long seqFib(int n) { return n < 2 ? n : seqFib(n - 1) + seqFib(n - 2); }
 
+    // README "Lazy futures" and LazyFuture's / Spindle's Javadoc
+    static long fibF(int n) {
+        if (n < 2) return n;
+        dev.spindle.future.LazyFuture<Long> a = Spindle.future(() -> fibF(n - 1));   // no threshold anywhere
+        long b = fibF(n - 2);
+        return a.touch() + b;
+    }
+
+    @Test
+    void readmeLazyFutures() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            long r = pool.invoke(new RecursiveTask<Long>() {
+                @Override
+                protected Long compute() {
+                    return fibF(27);
+                }
+            });
+            assertEquals(196418L, r);
+            dev.spindle.runtime.FutureCounts f = pool.statistics().futures();
+            assertTrue(f.created() > 0 && f.created() == f.inline() + f.promoted(), f.toString());
+        }
+        assertEquals(196418L, fibF(27));                         // from a thread that is not a worker
+        // Scope's Javadoc, with sizes instead of files
+        List<String> words = List.of("a", "bb", "ccc");
+        long total = Spindle.scopeValue(s -> {
+            List<dev.spindle.future.LazyFuture<Integer>> parts = new java.util.ArrayList<>();
+            for (String w : words) parts.add(s.futureCall(w::length));
+            long sum = 0;
+            for (dev.spindle.future.LazyFuture<Integer> f : parts) sum += f.touch();
+            return sum;
+        });
+        assertEquals(6L, total);
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        Spindle.scope(s -> {
+            for (String w : words) s.future(done::incrementAndGet);
+        });
+        assertEquals(3, done.get(), "every future of the scope finished when scope() returned");
+    }
+
     @Test
     void readmeQuickStart() {
         assertEquals(102334155L, fib(40));

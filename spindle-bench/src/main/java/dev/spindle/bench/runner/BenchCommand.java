@@ -70,6 +70,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "A system property for this run and every measuring JVM, e.g. "
+                    + "spindle.bench.cutoff.Fib=20 (a baseline's threshold) or spindle.spawn=always.")
+    java.util.Map<String, String> properties = new java.util.LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
         Size sz;
@@ -88,6 +93,8 @@ public final class BenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be at least 0, was " + warmup);
         }
         int[] ws = parseWorkers();
+        properties.forEach(System::setProperty);
+        Runner.CHILD_PROPERTIES.putAll(properties);
         List<Suite> resolved = new ArrayList<>();
         for (String s : suites) {
             try {

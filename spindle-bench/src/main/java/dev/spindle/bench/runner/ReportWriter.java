@@ -14,6 +14,8 @@ final class ReportWriter {
 
     private static final String[] HEAD = {"benchmark", "variant", "P", "median ms", "min", "max",
             "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "steals/run", "ok"};
+    /** Extra columns when some row counts lazy futures. */
+    private static final String[] FUTURE_HEAD = {"B/future", "futures/run", "promoted", "stolen"};
 
     private static String[] cells(Report r, Measurement m) {
         Double steals = m.counters().get("steals");
@@ -29,26 +31,68 @@ final class ReportWriter {
                 m.verified() ? "yes" : "NO"};
     }
 
+    /**
+     * Bytes allocated per future (all threads, timed runs), or null if the row counts no futures.
+     *
+     * @param m a row
+     * @return bytes per future
+     */
+    static Double bytesPerFuture(Measurement m) {
+        Double futures = m.counters().get("futures");
+        Double bytes = m.counters().get("alloc_bytes");
+        return futures == null || bytes == null || futures <= 0 ? null : bytes / futures;
+    }
+
+    private static String[] futureCells(Measurement m) {
+        Double f = m.counters().get("futures");
+        if (f == null || m.error() != null) {
+            return new String[]{"-", "-", "-", "-"};
+        }
+        return new String[]{Report.fmt(java.util.Optional.ofNullable(bytesPerFuture(m))),
+                String.format(Locale.ROOT, "%.0f", f),
+                String.format(Locale.ROOT, "%.0f", m.counters().getOrDefault("futures_promoted", 0.0)),
+                String.format(Locale.ROOT, "%.0f", m.counters().getOrDefault("futures_stolen", 0.0))};
+    }
+
+    private static boolean countsFutures(Report r) {
+        return r.rows().stream().anyMatch(m -> m.counters().containsKey("futures"));
+    }
+
+    private static String[] head(Report r) {
+        return countsFutures(r) ? concat(HEAD, FUTURE_HEAD) : HEAD;
+    }
+
+    private static String[] row(Report r, Measurement m) {
+        return countsFutures(r) ? concat(cells(r, m), futureCells(m)) : cells(r, m);
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     static String table(Report r) {
-        int[] w = new int[HEAD.length];
-        for (int i = 0; i < HEAD.length; i++) {
-            w[i] = HEAD[i].length();
+        String[] head = head(r);
+        int[] w = new int[head.length];
+        for (int i = 0; i < head.length; i++) {
+            w[i] = head[i].length();
         }
         for (Measurement m : r.rows()) {
-            String[] c = cells(r, m);
+            String[] c = row(r, m);
             for (int i = 0; i < c.length; i++) {
                 w[i] = Math.max(w[i], c[i].length());
             }
         }
         StringBuilder sb = new StringBuilder();
-        appendRow(sb, HEAD, w);
+        appendRow(sb, head, w);
         StringBuilder rule = new StringBuilder();
         for (int x : w) {
             rule.append("-".repeat(x)).append("  ");
         }
         sb.append(rule.toString().stripTrailing()).append('\n');
         for (Measurement m : r.rows()) {
-            appendRow(sb, cells(r, m), w);
+            appendRow(sb, row(r, m), w);
         }
         return sb.toString();
     }
@@ -78,22 +122,27 @@ final class ReportWriter {
         sb.append("- date: ").append(r.startedAt()).append("\n");
         sb.append("- available processors: ").append(r.cores()).append("\n\n");
         sb.append('|');
-        for (String h : HEAD) {
+        String[] head = head(r);
+        for (String h : head) {
             sb.append(' ').append(h).append(" |");
         }
         sb.append("\n|");
-        for (int i = 0; i < HEAD.length; i++) {
+        for (int i = 0; i < head.length; i++) {
             sb.append(i < 2 ? "---|" : "---:|");
         }
         sb.append('\n');
         for (Measurement m : r.rows()) {
             sb.append('|');
-            for (String c : cells(r, m)) {
+            for (String c : row(r, m)) {
                 sb.append(' ').append(c).append(" |");
             }
             sb.append('\n');
         }
         sb.append("\nTs = median of the sequential variant; T1 = the variant at one worker; TP = this row.\n");
+        if (countsFutures(r)) {
+            sb.append("B/future = bytes allocated by all threads during the timed runs / futures created;"
+                    + " futures/run, promoted, stolen = Spindle's future counters per run.\n");
+        }
         Files.writeString(file, sb.toString());
     }
 
@@ -125,6 +174,7 @@ final class ReportWriter {
             opt(sb, "ts_over_t1", r.tsOverT1(m));
             opt(sb, "t1_over_tp", r.t1OverTp(m));
             opt(sb, "ts_over_tp", r.tsOverTp(m));
+            opt(sb, "bytes_per_future", java.util.Optional.ofNullable(bytesPerFuture(m)));
             field(sb, "jdk", r.jdk()).append(", ");
             field(sb, "date", r.startedAt()).append(", ");
             sb.append("\"stats\": {");

@@ -146,12 +146,19 @@ final class Runner {
                     cmd.add(arg);
                 }
             }
+            CHILD_PROPERTIES.forEach((k, val) -> cmd.add("-D" + k + "=" + val));
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MeasureOneCommand.MAIN,
                     "--suite", suite.name(), "--bench", b.name(), "--variant", v.name(),
                     "--size", size.label(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
                     "--workers", String.join(",", Arrays.stream(workers).mapToObj(Integer::toString).toList()),
                     "--reference", refFile.toString(), "--result", resultFile.toString()));
             Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            boolean[] killed = {false};
+            java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
+                killed[0] = true;
+                child.descendants().forEach(ProcessHandle::destroyForcibly);
+                child.destroyForcibly();
+            }, CHILD_TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
             StringBuilder tail = new StringBuilder();
             try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
                 for (String line; (line = r.readLine()) != null; ) {
@@ -167,10 +174,21 @@ final class Runner {
                 }
             }
             int exit = child.waitFor();
+            watchdog.cancel(false);
             if (exit != 0 || Files.size(resultFile) == 0) {
-                String why = "measuring JVM exited with " + exit + (tail.isEmpty() ? "" : ": " + tail.toString().strip());
+                boolean timedOut = killed[0];
+                String why = timedOut
+                        ? "timed out after " + CHILD_TIMEOUT_SECONDS + " s (measuring JVM killed)"
+                        : "measuring JVM exited with " + exit + (tail.isEmpty() ? "" : ": " + tail.toString().strip());
+                // A baseline that cannot finish (a thread or executor baseline that deadlocks or
+                // exhausts threads) is reported, not fatal; Spindle and seq must always finish.
+                boolean tolerated = timedOut && !v.name().equals("spindle") && !v.name().equals("seq");
+                if (timedOut) {
+                    progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s %s %s", b.name(), v.name(),
+                            tolerated ? "not run:" : "ERROR:", why));
+                }
                 return List.of(new Measurement(suite.name(), b.name(), b.describe(size), v.name(), 0, size.label(), 0,
-                        Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, false, new double[0], 1));
+                        Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, tolerated, new double[0], 1));
             }
             try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(resultFile))) {
                 return (List<Measurement>) in.readObject();
@@ -180,6 +198,23 @@ final class Runner {
         } finally {
             Files.deleteIfExists(resultFile);
         }
+    }
+
+    /** System properties given with {@code --set}, passed to every measuring JVM. */
+    static final Map<String, String> CHILD_PROPERTIES = new java.util.LinkedHashMap<>();
+
+    /** How long one measuring JVM may take before it is killed ({@code -Dspindle.bench.timeout=SECONDS}). */
+    static final long CHILD_TIMEOUT_SECONDS = Long.getLong("spindle.bench.timeout", 300);
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "spindle-bench-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** Bytes allocated so far by every thread of this JVM, live or terminated (JDK 21+). */
+    static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getTotalThreadAllocatedBytes();
     }
 
     @SuppressWarnings("unchecked")
@@ -200,6 +235,7 @@ final class Runner {
                 Map<String, Long> before = timed && i == warmup ? inst.counters() : null;
                 if (before != null) {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
+                    perRun.put("alloc_bytes", -(double) allocatedBytes());
                 }
                 long t0 = System.nanoTime();
                 R r;
@@ -222,6 +258,7 @@ final class Runner {
                 }
                 progress.step();
             }
+            perRun.merge("alloc_bytes", (double) allocatedBytes(), Double::sum);
             Map<String, Long> after = inst.counters();
             after.forEach((k, val) -> perRun.merge(k, (double) val, Double::sum));
             perRun.replaceAll((k, val) -> val / runs);

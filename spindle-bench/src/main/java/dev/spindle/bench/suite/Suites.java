@@ -13,6 +13,7 @@ public final class Suites {
 
     static {
         register(FjSuite.create());
+        register(dev.spindle.bench.futures.FuturesSuite.create());
     }
 
     private Suites() {

@@ -51,6 +51,25 @@ class BenchCommandTest {
     }
 
     @Test
+    void smallFuturesSuiteReportsBytesPerFutureAndPromotions(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = run(err, "bench", "--suite", "futures", "--size", "small", "--workers", "1,2", "--runs", "2",
+                "--warmup", "1", "--forks", "1", "--bench", "Fib,Knapsack,TreeSum-1K",
+                "--variant", "spindle,fjp-tuned,fjp-nocutoff,cf", "--out", out.toString(), "--no-progress");
+        assertEquals(0, code, "runner failed:\n" + err);
+        String json = Files.readString(out.resolve("results.json"));
+        // 3 programs x (seq + 4 variants x 2 worker counts)
+        assertEquals(27, count(json, "\"suite\": \"futures\""));
+        assertEquals(27, count(json, "\"verified\": true"));
+        assertEquals(6, count(json, "\"bytes_per_future\":"), "spindle rows report bytes per future");
+        for (String key : new String[]{"\"futures\":", "\"futures_inline\":", "\"futures_promoted\":",
+                "\"futures_stolen\":", "\"alloc_bytes\":"}) {
+            assertTrue(json.contains(key), key + " missing from results.json");
+        }
+        assertTrue(Files.readString(out.resolve("results.md")).contains("B/future"));
+    }
+
+    @Test
     void badWorkerCountIsNamed() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "1,0"));

@@ -1,0 +1,207 @@
+package dev.spindle.bench.futures;
+
+import dev.spindle.bench.suite.Benchmark;
+import dev.spindle.bench.suite.Variant;
+import dev.spindle.bench.suite.Variants;
+import dev.spindle.runtime.FutureCounts;
+import dev.spindle.runtime.PoolStatistics;
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A program of the futures suite, written three times: plain sequential Java, with
+ * {@code Spindle.future} at every call and no threshold, and against a {@link Spawner} with a
+ * threshold for the baselines. It supplies the seven variants the issue names.
+ *
+ * <p>Order: in every parallel form the future (or spawned task) is the part the sequential code
+ * does <em>second</em>, and the creator goes on with the first part. A lazy future runs its
+ * continuation first, and so does an eagerly forked task at one worker; written the other way
+ * round, a traversal would walk memory backwards (measured on TreeSum-1M: 50 ns instead of 11 ns
+ * per future at one worker, the tree no longer streaming through the prefetcher).
+ *
+ * @param <I> input type
+ * @param <R> result type
+ */
+public abstract class FutureProgram<I, R> implements Benchmark<I, R> {
+
+    /** @return the plain sequential computation */
+    protected abstract R seq(I input);
+
+    /** @return the computation with a Spindle future at every call (runs on a worker) */
+    protected abstract R spindle(I input);
+
+    /**
+     * The computation for the baselines.
+     *
+     * @param input  the input
+     * @param sp     how to spawn and join
+     * @param cutoff the program's threshold (0: spawn at every call)
+     * @return the result
+     */
+    protected abstract R spawned(I input, Spawner sp, int cutoff);
+
+    /** @return the best threshold found for fjp-tuned (see docs/PERFORMANCE.md for the search) */
+    protected abstract int tunedCutoff();
+
+    /** @return the compiled-in tuned threshold */
+    public final int compiledCutoff() {
+        return tunedCutoff();
+    }
+
+    /** @return thresholds the {@code tune} command tries */
+    public abstract int[] tuningCandidates();
+
+    /** @return the threshold actually used: {@code -Dspindle.bench.cutoff.<name>} overrides the tuned one */
+    final int cutoff() {
+        return Integer.getInteger("spindle.bench.cutoff." + name(), tunedCutoff());
+    }
+
+    @Override
+    public List<Variant<I, R>> variants() {
+        return List.of(
+                Variants.seq(this::seq),
+                spindleVariant(),
+                fjp("fjp-tuned", false),
+                fjp("fjp-nocutoff", true),
+                Variants.simple("j5-st", in -> spawned(in, Spawner.THREAD_PER_FUTURE, cutoff())),
+                executorVariant("j5-tp", workers -> new ThreadPoolExecutor(workers, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                        new SynchronousQueue<>()), Spawner::executor),
+                // CompletableFuture.join on a pool worker blocks with compensation threads; the
+                // default cap (256 + P) deadlocks nested joins, so allow as many as a JVM may have.
+                executorVariant("cf", workers -> new ForkJoinPool(workers, ForkJoinPool.defaultForkJoinWorkerThreadFactory,
+                        null, false, 0, 32767, 1, null, 60, TimeUnit.SECONDS), Spawner::completable));
+    }
+
+    private Variant<I, R> spindleVariant() {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return "spindle";
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return true;
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                SpindlePool pool = new SpindlePool(workers);
+                return new Instance<>() {
+                    @Override
+                    public R run(I input) {
+                        return pool.invoke(new Task<R>() {
+                            @Override
+                            protected R compute() {
+                                return spindle(input);
+                            }
+                        });
+                    }
+
+                    @Override
+                    public Map<String, Long> counters() {
+                        PoolStatistics s = pool.statistics();
+                        FutureCounts f = s.futures();
+                        Map<String, Long> m = new LinkedHashMap<>();
+                        m.put("steals", s.steals());
+                        m.put("parks", s.parks());
+                        m.put("futures", f.created());
+                        m.put("futures_inline", f.inline());
+                        m.put("futures_promoted", f.promoted());
+                        m.put("futures_stolen", f.stolen());
+                        return m;
+                    }
+
+                    @Override
+                    public void close() {
+                        pool.close();
+                    }
+                };
+            }
+        };
+    }
+
+    private Variant<I, R> fjp(String name, boolean noCutoff) {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return true;
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                ForkJoinPool pool = new ForkJoinPool(workers);
+                int c = noCutoff ? 0 : cutoff();
+                return new Instance<>() {
+                    @Override
+                    public R run(I input) {
+                        return pool.invoke(ForkJoinTask.adapt(() -> spawned(input, Spawner.FJP, c)));
+                    }
+
+                    @Override
+                    public Map<String, Long> counters() {
+                        return Map.of("steals", pool.getStealCount());
+                    }
+
+                    @Override
+                    public void close() {
+                        pool.close();
+                    }
+                };
+            }
+        };
+    }
+
+    private Variant<I, R> executorVariant(String name, java.util.function.IntFunction<ExecutorService> create,
+                                          java.util.function.Function<ExecutorService, Spawner> spawner) {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return true;
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                ExecutorService pool = create.apply(workers);
+                Spawner sp = spawner.apply(pool);
+                int c = cutoff();
+                return new Instance<>() {
+                    @Override
+                    public R run(I input) {
+                        return spawned(input, sp, c);
+                    }
+
+                    @Override
+                    public void close() {
+                        pool.shutdown();
+                    }
+                };
+            }
+        };
+    }
+
+    /** Equality check for exact results. */
+    protected static String exact(Object expected, Object actual) {
+        return expected.equals(actual) ? null : "expected " + expected + ", got " + actual;
+    }
+}

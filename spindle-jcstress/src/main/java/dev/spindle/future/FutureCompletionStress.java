@@ -1,0 +1,200 @@
+package dev.spindle.future;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.I_Result;
+
+import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
+
+/**
+ * jcstress tests of the lazy-future completion protocol: the claim that makes a promoted body run
+ * exactly once whoever races for it, the release/acquire publication of the outcome through the
+ * future's cell, cancellation racing a touch, and a touch racing the owner's promotion.
+ */
+public final class FutureCompletionStress {
+    private FutureCompletionStress() {
+    }
+
+    /** A promoted future (in the runner's hands, as if taken from a deque) racing a toucher. */
+    static final class Promoted {
+        int runs;
+        final LazyFuture<Integer> f;
+        final PromotedFuture p;
+
+        Promoted() {
+            Supplier<Integer> body = () -> {
+                runs++;
+                return 42;
+            };
+            f = new LazyFuture<>(body);
+            p = new PromotedFuture(f, body, LatentStack.current());
+            f.publish(p);
+        }
+    }
+
+    @JCStressTest
+    @Description("deque runner vs toucher: the body runs exactly once and the toucher gets its value")
+    @Outcome(id = "1, 42", expect = Expect.ACCEPTABLE, desc = "ran once, value delivered")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "ran twice, never, or wrong value")
+    @State
+    public static class RunnerVersusToucher extends Holder {
+        @Actor
+        public void runner() {
+            s.p.run();
+        }
+
+        @Actor
+        public void toucher(II_Result r) {
+            r.r2 = s.f.touch();
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            r.r1 = s.runs;
+        }
+    }
+
+    /** State holder so each jcstress state builds a fresh promoted future. */
+    public static class Holder {
+        final Promoted s = new Promoted();
+    }
+
+    @JCStressTest
+    @Description("two touchers of a promoted future: exactly one runs it, both get the value")
+    @Outcome(id = "1, 84", expect = Expect.ACCEPTABLE, desc = "ran once, both saw 42")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "ran twice, never, or a toucher saw a wrong value")
+    @State
+    public static class TwoTouchers extends Holder {
+        int a;
+        int b;
+
+        @Actor
+        public void first() {
+            a = s.f.touch();
+        }
+
+        @Actor
+        public void second() {
+            b = s.f.touch();
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            r.r1 = s.runs;
+            r.r2 = a + b;
+        }
+    }
+
+    @JCStressTest
+    @Description("touch vs cancel of a promoted, unstarted future: either the value (cancel fails) or a cancellation (body never runs)")
+    @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE, desc = "touch won: value, cancel failed, ran once")
+    @Outcome(id = "2, 1, 0", expect = Expect.ACCEPTABLE, desc = "cancel won: toucher saw CancellationException, body never ran")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "inconsistent")
+    @State
+    public static class TouchVersusCancel extends Holder {
+        int touched;
+        int cancelled;
+
+        @Actor
+        public void toucher() {
+            try {
+                touched = s.f.touch() == 42 ? 1 : 3;
+            } catch (CancellationException e) {
+                touched = 2;
+            }
+        }
+
+        @Actor
+        public void canceller() {
+            cancelled = s.f.cancel(false) ? 1 : 0;
+        }
+
+        @Arbiter
+        public void check(III_Result r) {
+            r.r1 = touched;
+            r.r2 = cancelled;
+            r.r3 = s.runs;
+        }
+    }
+
+    @JCStressTest
+    @Description("inline run by the owner vs a reader: a future seen done shows everything its body wrote")
+    @Outcome(id = "-1", expect = Expect.ACCEPTABLE, desc = "not published or not done yet")
+    @Outcome(id = "42", expect = Expect.ACCEPTABLE, desc = "done: saw the box and its contents")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "done but stale contents")
+    @State
+    public static class InlineValueVisibility {
+        static final class Box {
+            int v;
+        }
+
+        volatile LazyFuture<Box> shared;
+
+        @Actor
+        public void owner() {
+            // Created on this thread's latent stack, touched here: the body runs inline.
+            LazyFuture<Box> f = new LazyFuture<>((Supplier<Box>) () -> {
+                Box b = new Box();
+                b.v = 42;
+                return b;
+            });
+            LatentStack s = LatentStack.current();
+            s.push(f);
+            shared = f;
+            f.touch();
+        }
+
+        @Actor
+        public void reader(I_Result r) {
+            LazyFuture<Box> f = shared;
+            r.r1 = f != null && f.isDone() ? f.touch().v : -1;
+        }
+    }
+
+    @JCStressTest
+    @Description("touch of a latent future racing its owner's promotion and a pool worker: runs once, both get the value")
+    @Outcome(id = "1, 42, 42", expect = Expect.ACCEPTABLE, desc = "ran once, both touchers saw 42")
+    @Outcome(id = "1, 42, -1", expect = Expect.ACCEPTABLE, desc = "ran once; the other toucher found nothing published yet")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "ran twice, never, or a wrong value")
+    @State
+    public static class TouchVersusPromotion {
+        volatile int runs;
+        volatile LazyFuture<Integer> shared;
+        int ownerSaw;
+        int otherSaw = -1;
+
+        @Actor
+        public void owner() {
+            LazyFuture<Integer> f = LazyFuture.create((Supplier<Integer>) () -> {
+                runs++;
+                return 42;
+            });
+            shared = f;
+            LatentStack.current().exposeAll("stress");   // into the default pool: a worker may run it too
+            ownerSaw = f.touch();
+        }
+
+        @Actor
+        public void other() {
+            LazyFuture<Integer> f = shared;
+            if (f != null) {
+                otherSaw = f.touch();                     // latent: asks the owner, who exposes it
+            }
+        }
+
+        @Arbiter
+        public void check(III_Result r) {
+            r.r1 = runs;
+            r.r2 = ownerSaw;
+            r.r3 = otherSaw;
+        }
+    }
+}
