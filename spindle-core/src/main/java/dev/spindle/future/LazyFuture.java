@@ -391,13 +391,15 @@ public class LazyFuture<T> implements Future<T> {
     /** A future that remembers where it was created, for the promotion log. */
     private static final class Traced<T> extends LazyFuture<T> {
         private static final StackWalker WALKER = StackWalker.getInstance();
+        /** Spindle's frames between the user's call and this constructor. */
+        private static final java.util.Set<String> INTERNAL = java.util.Set.of(Traced.class.getName(),
+                LazyFuture.class.getName(), Scope.class.getName(), "dev.spindle.Spindle");
         private final String site;
 
         Traced(Object body) {
             super(body);
             this.site = WALKER.walk(frames -> frames
-                    .filter(f -> !f.getClassName().startsWith("dev.spindle.future.")
-                            && !f.getClassName().equals("dev.spindle.Spindle"))
+                    .filter(f -> !INTERNAL.contains(f.getClassName()))
                     .findFirst().map(StackWalker.StackFrame::toStackTraceElement).map(String::valueOf)
                     .orElse("(unknown)"));
         }

@@ -93,6 +93,54 @@ public final class FutureCompletionStress {
         }
     }
 
+    /** A promoted future whose body throws, racing a toucher. */
+    public static class FailingHolder {
+        static final RuntimeException BOOM = new IllegalStateException("boom");
+        int runs;
+        final LazyFuture<Integer> f;
+        final PromotedFuture p;
+
+        public FailingHolder() {
+            Supplier<Integer> body = () -> {
+                runs++;
+                throw BOOM;
+            };
+            f = new LazyFuture<>(body);
+            p = new PromotedFuture(f, body, LatentStack.current());
+            f.publish(p);
+        }
+    }
+
+    @JCStressTest
+    @Description("exception delivery: runner vs toucher of a failing body; the toucher gets the body's exception itself, the body runs once")
+    @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "ran once, toucher got the same exception")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "ran twice or never, or the toucher saw something else")
+    @State
+    public static class ExceptionDelivery extends FailingHolder {
+        int got;
+
+        @Actor
+        public void runner() {
+            p.run();
+        }
+
+        @Actor
+        public void toucher() {
+            try {
+                f.touch();
+                got = 2;
+            } catch (IllegalStateException e) {
+                got = e == BOOM ? 1 : 3;
+            }
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            r.r1 = runs;
+            r.r2 = got;
+        }
+    }
+
     @JCStressTest
     @Description("touch vs cancel of a promoted, unstarted future: either the value (cancel fails) or a cancellation (body never runs)")
     @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE, desc = "touch won: value, cancel failed, ran once")
