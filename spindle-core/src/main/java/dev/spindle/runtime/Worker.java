@@ -24,6 +24,13 @@ import java.lang.invoke.VarHandle;
  * A task run while helping runs to completion on this stack; dependencies in fork/join only point
  * from a task to tasks it forked, so helping cannot create a cycle.
  *
+ * <h2>Latent futures</h2>
+ * Each worker also owns a {@link LatentStack} of futures not yet exposed. The worker feeds it the
+ * demand signals and region boundaries the spawn decision needs: a failed steal asks the victim's
+ * stack for work; a worker about to park asks the stacks of threads that are not workers; after
+ * every task the futures the task left latent are promoted; and a joiner with nothing else to run
+ * promotes (and then runs) its own latent futures instead of parking.
+ *
  * <pre>{@code
  * pool.submit(() -> {
  *     Worker w = (Worker) Thread.currentThread();   // tasks run on workers
