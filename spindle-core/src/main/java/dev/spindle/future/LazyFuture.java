@@ -167,19 +167,28 @@ public class LazyFuture<T> implements Future<T> {
         return (T) Outcome.report(resolve(s, 0L));
     }
 
-    /** The owner runs a latent future outside a touch (NEVER mode, end of a region). */
+    /**
+     * The owner runs a latent future outside a touch (NEVER mode, end of a region): nobody
+     * observes a failure here, so it goes to the pool's untouched-failure ledger.
+     */
     void runDetached(LatentStack s) {
+        if (runHere(s) instanceof Outcome o && o.failure != null) {
+            s.pool.untouchedFailures().add(this, o);
+        }
+    }
+
+    /** Runs the body on the owner, already removed from its stack; returns the outcome stored in the cell. */
+    private Object runHere(LatentStack s) {
         Object body = cell;
         cell = s;
         Object outcome;
         try {
             outcome = Outcome.encode(Outcome.invoke(body));
         } catch (Throwable ex) {
-            Outcome o = Outcome.failed(ex);
-            s.pool.untouchedFailures().add(this, o);
-            outcome = o;
+            outcome = Outcome.failed(ex);
         }
         CELL.setRelease(this, outcome);
+        return outcome;
     }
 
     /**
@@ -219,7 +228,7 @@ public class LazyFuture<T> implements Future<T> {
                 continue;
             } else if (Outcome.isBody(c)) {
                 if (s.remove(this)) {
-                    runDetachedQuietly(s);
+                    runHere(s);                   // out of order; the caller reports the outcome
                     continue;
                 }
                 if ((round & 63) == 0) {
@@ -233,19 +242,6 @@ public class LazyFuture<T> implements Future<T> {
             }
             pause(s, round);
         }
-    }
-
-    /** Runs here after an out-of-order removal: the outcome goes to the cell; a touch reports it. */
-    private void runDetachedQuietly(LatentStack s) {
-        Object body = cell;
-        cell = s;
-        Object outcome;
-        try {
-            outcome = Outcome.encode(Outcome.invoke(body));
-        } catch (Throwable ex) {
-            outcome = Outcome.failed(ex);
-        }
-        CELL.setRelease(this, outcome);
     }
 
     /** One step of waiting for another thread: serve requests, help, spin, yield, then sleep briefly. */

@@ -23,21 +23,26 @@ public final class FutureCompletionStress {
     private FutureCompletionStress() {
     }
 
-    /** A promoted future (in the runner's hands, as if taken from a deque) racing a toucher. */
-    static final class Promoted {
+    /**
+     * A promoted future (in the runner's hands, as if taken from a deque) whose body counts its
+     * runs; subclasses say what the body then does.
+     */
+    abstract static class PromotedState {
         int runs;
         final LazyFuture<Integer> f;
         final PromotedFuture p;
 
-        Promoted() {
+        PromotedState() {
             Supplier<Integer> body = () -> {
                 runs++;
-                return 42;
+                return outcome();
             };
             f = new LazyFuture<>(body);
             p = new PromotedFuture(f, body, LatentStack.current());
             f.publish(p);
         }
+
+        abstract Integer outcome();
     }
 
     @JCStressTest
@@ -48,23 +53,26 @@ public final class FutureCompletionStress {
     public static class RunnerVersusToucher extends Holder {
         @Actor
         public void runner() {
-            s.p.run();
+            p.run();
         }
 
         @Actor
         public void toucher(II_Result r) {
-            r.r2 = s.f.touch();
+            r.r2 = f.touch();
         }
 
         @Arbiter
         public void check(II_Result r) {
-            r.r1 = s.runs;
+            r.r1 = runs;
         }
     }
 
-    /** State holder so each jcstress state builds a fresh promoted future. */
-    public static class Holder {
-        final Promoted s = new Promoted();
+    /** A promoted future whose body returns 42. */
+    public static class Holder extends PromotedState {
+        @Override
+        Integer outcome() {
+            return 42;
+        }
     }
 
     @JCStressTest
@@ -78,36 +86,28 @@ public final class FutureCompletionStress {
 
         @Actor
         public void first() {
-            a = s.f.touch();
+            a = f.touch();
         }
 
         @Actor
         public void second() {
-            b = s.f.touch();
+            b = f.touch();
         }
 
         @Arbiter
         public void check(II_Result r) {
-            r.r1 = s.runs;
+            r.r1 = runs;
             r.r2 = a + b;
         }
     }
 
-    /** A promoted future whose body throws, racing a toucher. */
-    public static class FailingHolder {
+    /** A promoted future whose body throws. */
+    public static class FailingHolder extends PromotedState {
         static final RuntimeException BOOM = new IllegalStateException("boom");
-        int runs;
-        final LazyFuture<Integer> f;
-        final PromotedFuture p;
 
-        public FailingHolder() {
-            Supplier<Integer> body = () -> {
-                runs++;
-                throw BOOM;
-            };
-            f = new LazyFuture<>(body);
-            p = new PromotedFuture(f, body, LatentStack.current());
-            f.publish(p);
+        @Override
+        Integer outcome() {
+            throw BOOM;
         }
     }
 
@@ -154,7 +154,7 @@ public final class FutureCompletionStress {
         @Actor
         public void toucher() {
             try {
-                touched = s.f.touch() == 42 ? 1 : 3;
+                touched = f.touch() == 42 ? 1 : 3;
             } catch (CancellationException e) {
                 touched = 2;
             }
@@ -162,14 +162,14 @@ public final class FutureCompletionStress {
 
         @Actor
         public void canceller() {
-            cancelled = s.f.cancel(false) ? 1 : 0;
+            cancelled = f.cancel(false) ? 1 : 0;
         }
 
         @Arbiter
         public void check(III_Result r) {
             r.r1 = touched;
             r.r2 = cancelled;
-            r.r3 = s.runs;
+            r.r3 = runs;
         }
     }
 

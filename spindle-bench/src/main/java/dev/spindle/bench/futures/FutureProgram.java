@@ -11,7 +11,6 @@ import dev.spindle.runtime.Task;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.SynchronousQueue;
@@ -70,134 +69,35 @@ public abstract class FutureProgram<I, R> implements Benchmark<I, R> {
     public List<Variant<I, R>> variants() {
         return List.of(
                 Variants.seq(this::seq),
-                spindleVariant(),
-                fjp("fjp-tuned", false),
-                fjp("fjp-nocutoff", true),
+                Variants.pooled("spindle", SpindlePool::new, (pool, in) -> pool.invoke(new Task<R>() {
+                    @Override
+                    protected R compute() {
+                        return spindle(in);
+                    }
+                }), FutureProgram::spindleCounters),
+                Variants.fjp("fjp-tuned", (pool, in) -> pool.invoke(ForkJoinTask.adapt(() -> spawned(in, Spawner.FJP, cutoff())))),
+                Variants.fjp("fjp-nocutoff", (pool, in) -> pool.invoke(ForkJoinTask.adapt(() -> spawned(in, Spawner.FJP, 0)))),
                 Variants.simple("j5-st", in -> spawned(in, Spawner.THREAD_PER_FUTURE, cutoff())),
-                executorVariant("j5-tp", workers -> new ThreadPoolExecutor(workers, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-                        new SynchronousQueue<>()), Spawner::executor),
+                Variants.pooled("j5-tp", workers -> new ThreadPoolExecutor(workers, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                        new SynchronousQueue<>()), (pool, in) -> spawned(in, Spawner.executor(pool), cutoff()), pool -> Map.of()),
                 // CompletableFuture.join on a pool worker blocks with compensation threads; the
                 // default cap (256 + P) deadlocks nested joins, so allow as many as a JVM may have.
-                executorVariant("cf", workers -> new ForkJoinPool(workers, ForkJoinPool.defaultForkJoinWorkerThreadFactory,
-                        null, false, 0, 32767, 1, null, 60, TimeUnit.SECONDS), Spawner::completable));
+                Variants.pooled("cf", workers -> new ForkJoinPool(workers, ForkJoinPool.defaultForkJoinWorkerThreadFactory,
+                        null, false, 0, 32767, 1, null, 60, TimeUnit.SECONDS),
+                        (pool, in) -> spawned(in, Spawner.completable(pool), cutoff()), pool -> Map.of()));
     }
 
-    private Variant<I, R> spindleVariant() {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return "spindle";
-            }
-
-            @Override
-            public boolean usesWorkers() {
-                return true;
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                SpindlePool pool = new SpindlePool(workers);
-                return new Instance<>() {
-                    @Override
-                    public R run(I input) {
-                        return pool.invoke(new Task<R>() {
-                            @Override
-                            protected R compute() {
-                                return spindle(input);
-                            }
-                        });
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        PoolStatistics s = pool.statistics();
-                        FutureCounts f = s.futures();
-                        Map<String, Long> m = new LinkedHashMap<>();
-                        m.put("steals", s.steals());
-                        m.put("parks", s.parks());
-                        m.put("futures", f.created());
-                        m.put("futures_inline", f.inline());
-                        m.put("futures_promoted", f.promoted());
-                        m.put("futures_stolen", f.stolen());
-                        return m;
-                    }
-
-                    @Override
-                    public void close() {
-                        pool.close();
-                    }
-                };
-            }
-        };
-    }
-
-    private Variant<I, R> fjp(String name, boolean noCutoff) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean usesWorkers() {
-                return true;
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                ForkJoinPool pool = new ForkJoinPool(workers);
-                int c = noCutoff ? 0 : cutoff();
-                return new Instance<>() {
-                    @Override
-                    public R run(I input) {
-                        return pool.invoke(ForkJoinTask.adapt(() -> spawned(input, Spawner.FJP, c)));
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        return Map.of("steals", pool.getStealCount());
-                    }
-
-                    @Override
-                    public void close() {
-                        pool.close();
-                    }
-                };
-            }
-        };
-    }
-
-    private Variant<I, R> executorVariant(String name, java.util.function.IntFunction<ExecutorService> create,
-                                          java.util.function.Function<ExecutorService, Spawner> spawner) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean usesWorkers() {
-                return true;
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                ExecutorService pool = create.apply(workers);
-                Spawner sp = spawner.apply(pool);
-                int c = cutoff();
-                return new Instance<>() {
-                    @Override
-                    public R run(I input) {
-                        return spawned(input, sp, c);
-                    }
-
-                    @Override
-                    public void close() {
-                        pool.shutdown();
-                    }
-                };
-            }
-        };
+    private static Map<String, Long> spindleCounters(SpindlePool pool) {
+        PoolStatistics s = pool.statistics();
+        FutureCounts f = s.futures();
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("steals", s.steals());
+        m.put("parks", s.parks());
+        m.put("futures", f.created());
+        m.put("futures_inline", f.inline());
+        m.put("futures_promoted", f.promoted());
+        m.put("futures_stolen", f.stolen());
+        return m;
     }
 
     /** Equality check for exact results. */

@@ -111,8 +111,19 @@ public final class Variants {
         return pooled(name, ForkJoinPool::new, body, pool -> Map.of("steals", pool.getStealCount()));
     }
 
-    /** A variant that owns a pool (an ExecutorService) per worker count, closed after measuring. */
-    private static <P extends java.util.concurrent.ExecutorService, I, R> Variant<I, R> pooled(
+    /**
+     * A variant that owns a pool (an ExecutorService) per worker count, closed after measuring.
+     *
+     * @param name     the name
+     * @param create   makes the pool for a worker count
+     * @param body     the computation, given the pool
+     * @param counters the pool's cumulative counters
+     * @param <P>      pool type
+     * @param <I>      input type
+     * @param <R>      result type
+     * @return the variant
+     */
+    public static <P extends java.util.concurrent.ExecutorService, I, R> Variant<I, R> pooled(
             String name, java.util.function.IntFunction<P> create, BiFunction<P, I, R> body,
             Function<P, Map<String, Long>> counters) {
         return new Variant<>() {
