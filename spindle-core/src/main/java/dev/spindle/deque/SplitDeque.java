@@ -300,12 +300,42 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      *
      * @return the oldest shared element, or null
      */
-    @SuppressWarnings("unchecked")
     public E steal() {
+        return take(0, false);
+    }
+
+    /**
+     * Any thread but the owner: like {@link #steal()}, but only an element the owner pushed at
+     * index {@code floor} or later (see {@link #topIndex()}); returns null if the oldest shared
+     * element is older. A joiner uses this to take only work created after some point in the
+     * owner's execution.
+     *
+     * @param floor an index the owner read with {@link #topIndex()}
+     * @return the oldest shared element if it is at or above {@code floor}, or null
+     */
+    public E stealAtOrAbove(int floor) {
+        return take(floor, true);
+    }
+
+    /**
+     * Owner only: the index the next pushed element gets. Elements pushed later have indices at
+     * or above it (compared by difference) until the owner pops below it.
+     *
+     * @return the current top index
+     */
+    public int topIndex() {
+        return top;
+    }
+
+    @SuppressWarnings("unchecked")
+    private E take(int floor, boolean bounded) {
         for (;;) {
             long s = (long) STATE.getVolatile(this);
             int len = lenOf(s);
             int b = baseOf(s);
+            if (bounded && b - floor < 0) {
+                return null;
+            }
             if (len == 0) {
                 requestShareIfUseful(b);
                 return null;
@@ -340,6 +370,18 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      */
     public boolean hasShared() {
         return lenOf((long) STATE.getVolatile(this)) != 0;
+    }
+
+    /**
+     * Any thread: true if {@link #stealAtOrAbove} with this floor could take something right now.
+     * Racy by nature.
+     *
+     * @param floor an index the owner read with {@link #topIndex()}
+     * @return whether the oldest shared element exists and is at or above {@code floor}
+     */
+    public boolean hasSharedAtOrAbove(int floor) {
+        long s = (long) STATE.getVolatile(this);
+        return lenOf(s) != 0 && baseOf(s) - floor >= 0;
     }
 
     /**

@@ -49,6 +49,16 @@ import java.util.WeakHashMap;
  * A mark is (epoch, top); any operation that moves positions bumps the epoch, and a stale mark
  * conservatively exposes everything.
  *
+ * <h2>The floor: what a worker's deque may receive</h2>
+ * While a worker runs a stolen task, touchers of that task on other workers help with the work
+ * its computation creates, and nothing else (see {@code Worker.awaitFuture} for why: helping
+ * with arbitrary work can deadlock futures). So the stack records a <em>floor</em> when the
+ * worker starts a stolen task: futures at or above it were created inside that task; those
+ * below belong to the frames the task runs on top of. A request ("someone is hungry") promotes
+ * the oldest future above the floor onto the deque; a future below the floor that must be
+ * exposed anyway (everything-requests, the end of a region) goes to the pool's submission queue,
+ * where only workers looking for new work take it.
+ *
  * <h2>Modes</h2>
  * {@link SpawnMode#ALWAYS} promotes each future as it is pushed (a fork); {@link SpawnMode#NEVER}
  * never promotes by choice: where AUTO would promote, it runs the futures inline instead.
@@ -133,6 +143,7 @@ public final class LatentStack extends LatentStackRequest {
     private Object[] makeRoom() {
         Object[] a = slots;
         int n = top - base;
+        floor = Math.max(1, floor - (base - 1));     // every entry moves down by base - 1
         if (base > 1 && n < a.length / 2) {
             System.arraycopy(a, base, a, 1, n);
             for (int i = n + 1; i < top; i++) {
@@ -163,6 +174,9 @@ public final class LatentStack extends LatentStackRequest {
                 if (i != t) {
                     epoch++;
                 }
+                if (i < floor) {
+                    floor--;                          // the entries above moved down by one
+                }
                 return true;
             }
         }
@@ -189,9 +203,9 @@ public final class LatentStack extends LatentStackRequest {
         int r = (int) REQUESTED.getOpaque(this) == NONE ? NONE : (int) REQUESTED.getAndSet(this, NONE);
         if (r == ALL) {
             exposeAll("a thread waits for one of them");
-        } else if (MODE == SpawnMode.AUTO && top > base && (r == ONE || worker == null && pool.hasIdleWorkers())
-                && !offersWork()) {
-            promoteOldest(r == ONE ? "demand" : "idle workers");
+        } else if (MODE == SpawnMode.AUTO && top > Math.max(base, floor)
+                && (r == ONE || worker == null && pool.hasIdleWorkers()) && !offersWork()) {
+            promoteAt(Math.max(base, floor), r == ONE ? "demand" : "idle workers");
         }
     }
 
@@ -216,22 +230,34 @@ public final class LatentStack extends LatentStackRequest {
             return;
         }
         while (top > base) {
-            promoteOldest(reason);
+            promoteAt(base, reason);
         }
     }
 
-    private void promoteOldest(String reason) {
+    /**
+     * Promotes the future at position {@code i}: the oldest of the stack ({@code base}) or the
+     * oldest of the innermost stolen task's own futures ({@code floor}).
+     */
+    private void promoteAt(int i, String reason) {
         Object[] a = slots;
-        int b = base;
-        LazyFuture<?> f = (LazyFuture<?>) a[b];
-        a[b] = null;
-        if (++b == top) {
-            base = top = 1;
-            epoch++;
+        LazyFuture<?> f = (LazyFuture<?>) a[i];
+        boolean outer = i < floor;
+        if (i == base) {
+            a[i] = null;
+            if (++i == top) {
+                base = top = floor = 1;               // empty: whatever comes next is the innermost task's
+                epoch++;
+            } else {
+                base = i;
+            }
         } else {
-            base = b;
+            int t = top - 1;
+            System.arraycopy(a, i + 1, a, i, t - i);
+            a[t] = null;
+            top = t;
+            epoch++;
         }
-        promote(f, true, reason);
+        promote(f, true, reason, outer);
     }
 
     private void promoteNewest() {
@@ -239,10 +265,16 @@ public final class LatentStack extends LatentStackRequest {
         LazyFuture<?> f = (LazyFuture<?>) slots[t];
         slots[t] = null;
         top = t;
-        promote(f, false, "spawn=always");
+        promote(f, false, "spawn=always", t < floor);
     }
 
-    private void promote(LazyFuture<?> f, boolean shareNow, String reason) {
+    /**
+     * Wraps {@code f} in a task and makes it visible. A worker pushes it on its deque, unless the
+     * future belongs to a frame below the innermost stolen task ({@code outer}): touchers of that
+     * task take work from this deque above the task's floor (see {@code Worker.awaitFuture}), so
+     * such a future goes to the pool's submission queue instead.
+     */
+    private void promote(LazyFuture<?> f, boolean shareNow, String reason, boolean outer) {
         PromotedFuture p = new PromotedFuture(f, f.cell, this);
         f.publish(p);
         promoted++;
@@ -251,10 +283,12 @@ public final class LatentStack extends LatentStackRequest {
             LOG.log(System.Logger.Level.INFO, () -> "promoted future created at " + f.site() + " on "
                     + owner.getName() + " (" + reason + ")");
         }
-        if (worker != null) {
-            worker.pushPromoted(p, shareNow);
-        } else {
+        if (worker == null) {
             pool.execute(p);
+        } else if (outer) {
+            pool.handOff(p);
+        } else {
+            worker.pushPromoted(p, shareNow);
         }
     }
 
@@ -306,15 +340,37 @@ public final class LatentStack extends LatentStackRequest {
             exposeAll("its task ended");
             return;
         }
+        int fl = floor;
         List<LazyFuture<?>> left = new ArrayList<>(top - from);
         for (int i = from; i < top; i++) {
             left.add((LazyFuture<?>) slots[i]);
             slots[i] = null;
         }
         top = from;
-        for (LazyFuture<?> f : left) {
-            promote(f, true, "its task ended");
+        for (int k = 0; k < left.size(); k++) {
+            promote(left.get(k), true, "its task ended", from + k < fl);
         }
+    }
+
+    /**
+     * Owner (its worker, as it starts running a stolen task): futures created from now on belong
+     * to that task. Returns the previous floor, for {@link #exitSteal}.
+     *
+     * @return the floor to restore
+     */
+    public int enterSteal() {
+        int f = floor;
+        floor = top;
+        return f;
+    }
+
+    /**
+     * Owner (its worker, as the stolen task returns): restores the floor of the enclosing task.
+     *
+     * @param previous from {@link #enterSteal}
+     */
+    public void exitSteal(int previous) {
+        floor = Math.min(previous, Math.max(1, top));
     }
 
     // ------------------------------------------------------------------ requests from other threads

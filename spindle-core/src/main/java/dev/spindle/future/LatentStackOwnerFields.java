@@ -11,6 +11,12 @@ abstract class LatentStackOwnerFields {
     int top = 1;
     /** Bumped whenever positions are reused or moved, so a region mark knows its positions are stale. */
     int epoch;
+    /**
+     * Positions at or above it hold futures created inside the worker's innermost stolen task;
+     * below it, futures of the frames that task runs on top of. Entries only ever move down, so
+     * "at or above the floor" stays a safe test (an entry may only look older than it is).
+     */
+    int floor = 1;
     long created;
     long promoted;
     long cancelled;

@@ -1,6 +1,5 @@
 package dev.spindle.future;
 
-import dev.spindle.runtime.Worker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -244,14 +243,15 @@ public class LazyFuture<T> implements Future<T> {
         }
     }
 
-    /** One step of waiting for another thread: serve requests, help, spin, yield, then sleep briefly. */
+    /**
+     * One step of waiting for a future another thread runs inline (or holds latent): serve
+     * requests, spin, yield, then sleep briefly. No helping with other work: it could be a future
+     * that waits for a frame below this one (see {@code Worker.awaitFuture}).
+     */
     private static void pause(LatentStack s, int round) {
         s.serviceIfRequested();
         if (round < 32) {
             Thread.onSpinWait();
-            return;
-        }
-        if (Thread.currentThread() instanceof Worker w && w.helpOnce()) {
             return;
         }
         if (round < 64) {

@@ -1,6 +1,7 @@
 package dev.spindle.future;
 
 import dev.spindle.runtime.Task;
+import dev.spindle.runtime.Worker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -76,8 +77,9 @@ final class PromotedFuture extends Task<Object> {
     }
 
     /**
-     * A toucher: runs the body here if nobody started it, otherwise waits for it (helping, on a
-     * worker). On return the future's cell holds its final outcome.
+     * A toucher: runs the body here if nobody started it, otherwise waits for it — on a worker of
+     * the promoting pool helping only with the body's own computation ({@link Worker#awaitFuture}),
+     * elsewhere blocking. On return the future's cell holds its final outcome.
      */
     void runOrAwait() {
         if (runner == Thread.currentThread() && !isDone()) {
@@ -88,7 +90,11 @@ final class PromotedFuture extends Task<Object> {
             runClaimed();
             return;
         }
-        quietlyJoin();
+        if (Thread.currentThread() instanceof Worker w && w.pool() == promoter.pool) {
+            w.awaitFuture(this);
+        } else {
+            quietlyJoin();
+        }
     }
 
     /** Cancels only if the body has not started. */

@@ -38,7 +38,11 @@ public final class UntouchedFailures {
         entries.add(new Entry(f, o));
     }
 
-    /** Hands every failure nobody observed to the handler; called when the pool closes. */
+    /**
+     * Hands every failure nobody observed to the handler; called when the pool closes. Whatever
+     * the handler throws (an Error too) is logged and does not stop the others from being
+     * reported, nor the pool from terminating.
+     */
     public void reportAll() {
         List<Entry> todo;
         synchronized (this) {
@@ -51,7 +55,7 @@ public final class UntouchedFailures {
                 e.outcome.observed = true;
                 try {
                     h.untouched(e.future, e.outcome.failure);
-                } catch (RuntimeException ex) {
+                } catch (Throwable ex) {
                     System.getLogger("dev.spindle.future").log(System.Logger.Level.ERROR,
                             "untouched-failure handler threw", ex);
                 }

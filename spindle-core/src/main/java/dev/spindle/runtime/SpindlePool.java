@@ -282,6 +282,18 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         idle.signalWork();
     }
 
+    /**
+     * For the runtime: queues a task that must not run on the calling worker's stack (nor sit on
+     * its deque) for whichever worker looks next — a promoted future of an outer frame, or a task
+     * a waiting worker took but may not run. Never rejected: the task was already accepted.
+     *
+     * @param t the task
+     */
+    public void handOff(Task<?> t) {
+        submissions.offer(t);
+        idle.signalWork();
+    }
+
     private RejectedExecutionException rejected(Object t) {
         return new RejectedExecutionException("pool is shut down, task rejected: " + t);
     }

@@ -58,6 +58,12 @@ public abstract class Task<T> implements RunnableFuture<T> {
     private static final int MAX_JOIN_SITES = 8;
 
     private volatile int status;
+    /**
+     * Set once by the worker that steals this task, before it advertises it as its running steal:
+     * its deque's top index at that moment. Elements it pushes at or above it while running this
+     * task belong to this task's computation (see {@link Worker#awaitFuture}).
+     */
+    int stealFloor;
     private volatile WaitNode waiters;
     private T result;
     private Throwable failure;

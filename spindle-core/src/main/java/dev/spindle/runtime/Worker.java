@@ -5,6 +5,7 @@ import dev.spindle.future.LatentStack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A worker thread of a {@link SpindlePool}: owns one {@link SplitDeque}, runs its own tasks LIFO,
@@ -69,6 +70,9 @@ public final class Worker extends Thread {
 
     /** The stolen task this worker is running (innermost), a hint for leapfrogging joiners. */
     volatile Task<?> runningSteal;
+
+    /** A future's toucher parked until this worker shares work (see {@link #awaitFuture}). */
+    volatile Thread parkedToucher;
 
     /** {@link IdleProtocol} state of this worker. */
     volatile int parkState;
@@ -158,7 +162,17 @@ public final class Worker extends Thread {
     /** Moves part of the private region into the shared region and wakes a worker if needed. */
     private void publish() {
         if (deque.share() > 0) {
-            idle.signalWork();
+            signalShared();
+        }
+    }
+
+    /** New shared work on this deque: wake a parked worker, and a toucher parked on our steal. */
+    private void signalShared() {
+        idle.signalWork();
+        Thread w = parkedToucher;
+        if (w != null) {
+            parkedToucher = null;
+            LockSupport.unpark(w);
         }
     }
 
@@ -206,7 +220,7 @@ public final class Worker extends Thread {
                 shared += n;
             }
             if (shared > 0) {
-                idle.signalWork();
+                signalShared();
             }
         }
     }
@@ -218,35 +232,6 @@ public final class Worker extends Thread {
      */
     public boolean offersWork() {
         return deque.hasShared();
-    }
-
-    /**
-     * For threads waiting on something the scheduler cannot see (a future running inline on
-     * another thread): runs one available task — own deque first, then other workers' — if there
-     * is one. Only the worker itself may call this.
-     *
-     * @return true if a task ran
-     */
-    public boolean helpOnce() {
-        if (Thread.currentThread() != this) {
-            return false;
-        }
-        Task<?> u = popLocal();
-        boolean stolen = false;
-        if (u == null) {
-            u = scan();
-            stolen = u != null;
-        }
-        if (u == null) {
-            return false;
-        }
-        counters.helpingJoins++;
-        if (stolen) {
-            runStolen(u);
-        } else {
-            runTask(u);
-        }
-        return true;
     }
 
     /** Before parking: ask every worker of the pool (and non-worker threads) to expose latent futures. */
@@ -262,14 +247,96 @@ public final class Worker extends Thread {
         }
     }
 
-    /** Runs a task taken from another worker (or the submission queue), advertising it to joiners. */
+    /**
+     * Runs a task taken from another worker (or the submission queue), advertising it to joiners
+     * together with its floors: the deque index and the latent-stack position at which the work
+     * this task creates begins (see {@link #awaitFuture}).
+     */
     private void runStolen(Task<?> t) {
         Task<?> outer = runningSteal;
-        runningSteal = t;
+        int outerLatentFloor = latent.enterSteal();
+        t.stealFloor = deque.topIndex();
+        runningSteal = t;                    // volatile: publishes the floor to waiters that read it
         try {
             runTask(t);
         } finally {
             runningSteal = outer;
+            latent.exitSteal(outerLatentFloor);
+        }
+    }
+
+    /**
+     * Waits, as a future's toucher, for a task another thread runs, helping only with that task's
+     * own computation. Only the worker itself may call this.
+     *
+     * <p><b>Why not help with anything.</b> A helped task runs on top of the waiter's suspended
+     * frames. Fork/join is strict — a task joins only what it forked — so whatever a joiner helps
+     * with can never wait for a frame below it. Futures are not: a future's body may touch any
+     * future it can reach, for example a sibling that is running inline right below it on this
+     * very stack, which can only finish after the helped body returns: a deadlock. So a toucher
+     * takes only work that the awaited task's computation created: elements the thief pushed, at
+     * or above the deque index where it started the task ({@link Task#stealFloor}), while the task
+     * is still its innermost steal (checked again after the steal; if the check fails the element
+     * is handed to the pool instead of being run here). The thief cooperates by putting on its
+     * deque only promotions of futures created inside that task (see {@code LatentStack}'s floor).
+     * Otherwise the waiter serves requests for its own latent futures (so others can take them),
+     * asks the thief to expose work, spins, yields, and then parks — woken by the task's completion,
+     * by the thief sharing work ({@link #parkedToucher}, set before a last look at the thief's deque,
+     * read by the thief after it shares: one of the two sees the other), or by a timeout that
+     * grows to 1 ms.
+     *
+     * @param t the awaited task, claimed by another thread
+     * @throws IllegalStateException if called from another thread
+     */
+    public void awaitFuture(Task<?> t) {
+        if (Thread.currentThread() != this) {
+            throw new IllegalStateException("awaitFuture called from " + Thread.currentThread().getName()
+                    + ", not from worker " + getName());
+        }
+        Worker thief = null;
+        Task.WaitNode node = null;
+        for (int round = 0; !t.isDone(); ) {
+            latent.serviceIfRequested();
+            if (thief == null || thief.runningSteal != t) {
+                thief = thiefOf(t);
+            }
+            if (thief != null) {
+                Task<?> u = thief.deque.stealAtOrAbove(t.stealFloor);
+                if (u != null) {
+                    counters.steals++;
+                    if (thief.runningSteal == t) {
+                        counters.helpingJoins++;
+                        runStolen(u);
+                        round = 0;
+                    } else {
+                        pool.handOff(u);      // the thief moved on: not provably part of t's computation
+                    }
+                    continue;
+                }
+                thief.latent.requestOne();
+            }
+            if (++round < SPIN_ROUNDS) {
+                Thread.onSpinWait();
+            } else if (round < 2 * SPIN_ROUNDS) {
+                Thread.yield();
+            } else {
+                if (node == null) {
+                    node = new Task.WaitNode(this);
+                    t.registerWaiter(node);
+                    continue;                       // re-check isDone after registering
+                }
+                Worker v = thief;
+                if (v != null) {
+                    v.parkedToucher = this;         // then look once more: the thief shares, then reads it
+                    if (v.deque.hasSharedAtOrAbove(t.stealFloor)) {
+                        v.parkedToucher = null;
+                        continue;
+                    }
+                }
+                counters.parks++;
+                LockSupport.parkNanos(t, Math.min(1_000_000L, 10_000L << Math.min(7, (round - 2 * SPIN_ROUNDS) >> 3)));
+                Thread.interrupted();               // workers ignore interrupts
+            }
         }
     }
 

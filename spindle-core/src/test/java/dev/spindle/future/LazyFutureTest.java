@@ -172,6 +172,51 @@ class LazyFutureTest {
     }
 
     @Test
+    void aWaitingToucherNeverRunsASiblingThatTouchesAFutureSuspendedBelowIt() throws Exception {
+        // A creates Y (taken by the other worker), X (touches Y) and Z (touches X), then touches X:
+        // X runs inline and waits for Y. Z, latent right below, must not be run on top of X's
+        // frame meanwhile: Z would touch X, which can only finish after Z returns. (Helping with
+        // any runnable work, as a fork/join join may, did exactly that.)
+        // AUTO only: under never Y runs inline; under always Y is pushed like a fork, private
+        // until a thief asks, and A blocks on a latch, where it serves no requests.
+        assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "needs Y exposed to the other worker at once");
+        try (SpindlePool pool = new SpindlePool(2)) {
+            CountDownLatch yStarted = new CountDownLatch(1);
+            AtomicReference<Thread> waiter = new AtomicReference<>();
+            int result = onWorker(pool, () -> {
+                waiter.set(Thread.currentThread());
+                LazyFuture<Integer> y = Spindle.future(() -> {
+                    yStarted.countDown();
+                    awaitWaiting(waiter.get());        // until A's worker waits for Y
+                    return 5;
+                });
+                ((Worker) Thread.currentThread()).latentStack().exposeAll("test");
+                try {
+                    assertTrue(yStarted.await(60, TimeUnit.SECONDS), "the other worker never took Y");
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                LazyFuture<Integer> x = Spindle.future(() -> y.touch() + 1);
+                LazyFuture<Integer> z = Spindle.future(() -> x.touch() + 10);
+                int xv = x.touch();
+                return xv + z.touch();
+            });
+            assertEquals(6 + 16, result);
+        }
+    }
+
+    /** Bounded: until {@code t} blocks (parked), i.e. waits for something. */
+    private static void awaitWaiting(Thread t) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError("worker " + t.getName() + " never waited; state " + t.getState());
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
     void uncheckedFailureIsThrownAsItselfWithTouchSiteEveryTime() {
         IllegalStateException boom = new IllegalStateException("boom");
         LazyFuture<Integer> f = Spindle.future(() -> {

@@ -201,11 +201,13 @@ class RandomFutureTreesTest {
         SplittableRandom r = new SplittableRandom(seed);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS_PER_CONFIG);
         int trees = 0;
-        dev.spindle.runtime.FutureCounts counts;
-        try (SpindlePool pool = new SpindlePool(workers)) {
+        dev.spindle.runtime.FutureCounts counts = null;
+        java.util.Queue<Throwable> unexpected = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        SpindlePool pool = new SpindlePool(workers);
+        try {
             pool.setUntouchedFailureHandler((f, ex) -> {
                 if (!(ex instanceof NodeFailure)) {
-                    throw new AssertionError("unexpected untouched failure", ex);
+                    unexpected.add(ex);
                 }
             });
             for (; trees < TREES_PER_CONFIG && (trees < 100 || System.nanoTime() < end); trees++) {
@@ -223,13 +225,22 @@ class RandomFutureTreesTest {
                     got = t.get(30, TimeUnit.SECONDS);
                 } catch (TimeoutException e) {
                     throw new AssertionError("hang at " + workers + " workers, spawn=" + SpawnMode.current()
-                            + ", tree " + trees + ": " + tree + "\npool: " + pool, e);
+                            + ", tree " + trees + ": " + tree + "\npool: " + pool + "\n" + workerStacks(pool), e);
                 } catch (ExecutionException e) {
                     throw new AssertionError("tree " + tree + " threw", e.getCause());
                 }
                 assertEquals(expected, got, () -> "workers=" + workers + " spawn=" + SpawnMode.current() + " tree " + tree);
             }
             counts = pool.statistics().futures();
+        } finally {
+            pool.shutdown();          // bounded, unlike close(): a deadlocked pool must fail the test, not hang it
+            assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS), () -> "pool did not terminate: " + pool
+                    + "\n" + workerStacks(pool));
+        }
+        if (!unexpected.isEmpty()) {
+            AssertionError e = new AssertionError(unexpected.size() + " unexpected untouched failure(s) at " + workers
+                    + " workers", unexpected.peek());
+            throw e;
         }
         assertTrue(trees >= 100, "too few trees: " + trees);
         System.out.printf("random future trees: %d trees at %d workers, spawn=%s: %s%n", trees, workers,
@@ -251,6 +262,20 @@ class RandomFutureTreesTest {
             Object expected = outcomeOf(() -> model(tree));
             assertEquals(expected, outcomeOf(() -> eval(tree)), () -> "from a non-worker thread, tree " + tree);
         }
+    }
+
+    /** The stacks of the pool's worker threads, for hang reports. */
+    static String workerStacks(SpindlePool pool) {
+        StringBuilder sb = new StringBuilder();
+        Thread.getAllStackTraces().forEach((th, st) -> {
+            if (th instanceof dev.spindle.runtime.Worker w && w.pool() == pool) {
+                sb.append(th.getName()).append(":\n");
+                for (StackTraceElement e : st) {
+                    sb.append("    at ").append(e).append('\n');
+                }
+            }
+        });
+        return sb.toString();
     }
 
     /** A value as Long, a NodeFailure as the string "failed n". */

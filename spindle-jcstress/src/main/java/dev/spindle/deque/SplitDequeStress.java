@@ -200,4 +200,45 @@ public final class SplitDequeStress {
             r.r4 = c[4];
         }
     }
+
+    /** A bounded steal ({@code stealAtOrAbove}) racing the owner's pops: never below the floor. */
+    @JCStressTest
+    @Description("stealAtOrAbove vs owner pop: nothing below the floor, each element taken once")
+    @Outcome(id = "0, 0", expect = Expect.ACCEPTABLE, desc = "each taken once; the bounded steals took nothing below the floor")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "r1: elements lost or duplicated; r2: a bounded steal took element 1")
+    @State
+    public static class FloorStealVersusPop {
+        final SplitDeque<Integer> d = new SplitDeque<>(2);
+        final int floor;
+        Integer byOwner, bounded1, plain, bounded2;
+
+        public FloorStealVersusPop() {
+            d.push(1);
+            floor = d.topIndex();
+            d.push(2);
+            d.push(3);
+            while (d.privateSize() > 0 && d.share() > 0) {
+                // share all three
+            }
+        }
+
+        @Actor
+        public void owner() {
+            byOwner = d.pop();
+        }
+
+        @Actor
+        public void thief() {
+            bounded1 = d.stealAtOrAbove(floor);
+            plain = d.steal();
+            bounded2 = d.stealAtOrAbove(floor);
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            int[] c = tally(d, 3, byOwner, bounded1, plain, bounded2);
+            r.r1 = (c[1] == 1 && c[2] == 1 && c[3] == 1) ? 0 : 1;
+            r.r2 = (Integer.valueOf(1).equals(bounded1) || Integer.valueOf(1).equals(bounded2)) ? 1 : 0;
+        }
+    }
 }
