@@ -288,7 +288,7 @@ public final class LatentStack extends LatentStackRequest {
         } else if (outer) {
             pool.handOff(p);
         } else {
-            worker.pushPromoted(p, shareNow);
+            worker.pushForOthers(p, shareNow);
         }
     }
 

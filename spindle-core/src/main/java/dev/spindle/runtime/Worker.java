@@ -200,16 +200,17 @@ public final class Worker extends Thread {
     }
 
     /**
-     * For the futures runtime: pushes a promoted future's task on this worker's deque, and makes
-     * it stealable at once if {@code shareNow} (a promotion on demand), otherwise only if someone
-     * is hungry (like a fork). Only the worker itself may call this.
+     * For the futures and loops runtime: pushes a task other workers may take (a promoted future,
+     * a loop's team member or split-off range) on this worker's deque, and makes it stealable at
+     * once if {@code shareNow}, otherwise only if someone is hungry (like a fork). Only the worker
+     * itself may call this.
      *
      * @param t        the task
      * @param shareNow share the private region and wake a worker if one is parked
      */
-    public void pushPromoted(Task<?> t, boolean shareNow) {
+    public void pushForOthers(Task<?> t, boolean shareNow) {
         if (Thread.currentThread() != this) {
-            throw new IllegalStateException("pushPromoted called from " + Thread.currentThread().getName()
+            throw new IllegalStateException("pushForOthers called from " + Thread.currentThread().getName()
                     + ", not from worker " + getName());
         }
         SplitDeque<Task<?>> d = deque;
@@ -223,6 +224,18 @@ public final class Worker extends Thread {
                 signalShared();
             }
         }
+    }
+
+    /**
+     * True if another worker would take work from this one now: a thief asked, or some worker is
+     * idle or searching, and this deque offers nothing stealable. A few plain loads; for adaptive
+     * splitting (auto-scheduled loops). Only meaningful on the worker itself.
+     *
+     * @return whether splitting off work would feed someone
+     */
+    public boolean isWorkWanted() {
+        SplitDeque<Task<?>> d = deque;
+        return (d.isShareRequested() || idle.anyoneHungry()) && !d.hasShared();
     }
 
     /**

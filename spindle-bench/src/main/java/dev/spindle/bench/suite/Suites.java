@@ -14,6 +14,7 @@ public final class Suites {
     static {
         register(FjSuite.create());
         register(dev.spindle.bench.futures.FuturesSuite.create());
+        register(dev.spindle.bench.loops.LoopsSuite.create());
     }
 
     private Suites() {

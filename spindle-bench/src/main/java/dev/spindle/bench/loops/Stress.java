@@ -1,0 +1,61 @@
+package dev.spindle.bench.loops;
+
+import dev.spindle.bench.suite.Size;
+
+/**
+ * Seed 003's Stress: {@code loops} distinct parallel loops run in sequence, each a million square
+ * roots. Run with 40, 64, 128 and 256 loops: the time per loop must stay flat (no per-loop class
+ * or set-up cost that grows with the number of distinct loops).
+ */
+final class Stress extends LoopProgram<Stress.Input, double[]> {
+    private final int loops;
+
+    record Input(double[] a) {
+    }
+
+    Stress(int loops) {
+        if (loops > StressBodies.COUNT) {
+            throw new IllegalArgumentException("at most " + StressBodies.COUNT + " loops, got " + loops);
+        }
+        this.loops = loops;
+    }
+
+    @Override
+    public String name() {
+        return "Stress-" + loops;
+    }
+
+    @Override
+    public Input prepare(Size size) {
+        return new Input(new double[size.pick(1 << 16, 1_000_000, 1_000_000)]);
+    }
+
+    @Override
+    public Input fresh(Input input) {
+        return new Input(input.a.clone());
+    }
+
+    @Override
+    double[] compute(Input in, LoopRunner runner) {
+        double[] a = in.a;
+        for (int k = 0; k < loops; k++) {
+            runner.parallelFor(0, a.length, StressBodies.body(k, a));
+        }
+        return a;
+    }
+
+    @Override
+    int chunk(Input input) {
+        return 8192;
+    }
+
+    @Override
+    public String mismatch(double[] expected, double[] actual) {
+        return compareExact(expected, actual);
+    }
+
+    @Override
+    public String describe(Size size) {
+        return loops + " distinct parallel loops of " + size.pick(1 << 16, 1_000_000, 1_000_000) + " square roots";
+    }
+}

@@ -1,0 +1,229 @@
+package dev.spindle.loop;
+
+import dev.spindle.runtime.Task;
+import dev.spindle.runtime.Worker;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One execution of a parallel loop: the single descriptor all participants share (seed 003's
+ * "work descriptor"), with the schedule's claiming state. Iterations are numbered by offset
+ * {@code 0 .. n-1} from the first index, so ranges that touch {@code Integer/Long.MIN_VALUE} or
+ * {@code MAX_VALUE} never overflow; subclasses map offsets back to indices and call the body.
+ *
+ * <h2>Implementation overview</h2>
+ * The caller must be a worker ({@link Loops} moves a call from any other thread onto one). For
+ * static, dynamic and guided schedules it pushes {@code team - 1} {@link LoopMember} tasks on its
+ * own deque — visible to thieves only if someone is hungry, as with a fork — participates as
+ * member 0, and then takes back (and runs itself) every member nobody took, or joins it. So with
+ * every worker busy, a loop costs its own iterations plus a few pushes and pops; nothing waits
+ * for a worker that is not there.
+ * <ul>
+ * <li>static blocks: member {@code k} runs block {@code k}; static chunks: chunks {@code k,
+ *     k + team, …} — no shared writes at all;</li>
+ * <li>dynamic and guided: members claim chunks from {@code next} with a CAS each (the claims
+ *     are what these schedules are; a CAS rather than getAndAdd so that {@code next} never
+ *     passes {@code n} and cannot overflow);</li>
+ * <li>auto: the caller alone starts on the whole range, runs it in grains (multiples of the
+ *     grain from offset 0, so the pieces are the same whoever runs them) and, between grains,
+ *     splits off the upper half of what remains as a {@link RangeSplit} task whenever another
+ *     worker wants work ({@link Worker#isWorkWanted()}: a few plain loads). Split-off halves
+ *     split again the same way wherever they run; each joins its splits newest first, running
+ *     any that nobody took itself.</li>
+ * </ul>
+ * Allocation per loop: this descriptor, plus one small task per member (static, dynamic,
+ * guided) or per split (auto); nothing per chunk or iteration. Memory ordering: the fields a
+ * participant reads are final or were written before the task that carries it was pushed (the
+ * deque's share publishes them); completion is observed through the members' joins, which give
+ * happens-before from every iteration to the caller's return.
+ */
+abstract class ParallelLoop {
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            NEXT = MethodHandles.lookup().findVarHandle(ParallelLoop.class, "next", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final long n;
+    final Schedule schedule;
+    final int team;
+    /** Static/dynamic chunk, guided minimum, auto grain. */
+    final long chunk;
+    final LoopFailure failure = new LoopFailure();
+    @SuppressWarnings("unused") private volatile long next;
+
+    ParallelLoop(long n, Schedule schedule, int team) {
+        this(n, schedule, team, schedule.kind() == Schedule.Kind.AUTO ? autoGrain(n, team) : schedule.chunk());
+    }
+
+    /** With an explicit chunk (a reduction coarsens the schedule's chunk). */
+    ParallelLoop(long n, Schedule schedule, int team, long chunk) {
+        this.n = n;
+        this.schedule = schedule;
+        this.team = team;
+        this.chunk = chunk;
+    }
+
+    /** Auto's grain: about 64 grains per worker, so demand is checked often enough to balance. */
+    static long autoGrain(long n, int team) {
+        return Math.max(1L, n / (64L * team));
+    }
+
+    /** Runs offsets {@code [lo, hi)}. */
+    abstract void runChunk(long lo, long hi);
+
+    /** On a worker: runs the whole loop to completion, then rethrows the first failure. */
+    final void execute(Worker w) {
+        if (schedule.kind() == Schedule.Kind.AUTO) {
+            runAuto(w, 0L, n);
+        } else {
+            int members = (int) Math.min(team, chunksFor(schedule.kind()));
+            LoopMember head = null;
+            for (int k = members - 1; k >= 1; k--) {
+                LoopMember m = new LoopMember(this, k, head);
+                w.pushForOthers(m, false);
+                head = m;
+            }
+            participate(0);
+            // member 1 was pushed last: the chain runs newest first, as tryUnfork needs
+            for (LoopMember m = head; m != null; m = m.next) {
+                if (w.tryUnfork(m)) {
+                    participate(m.member);
+                } else {
+                    m.quietlyJoin();
+                }
+            }
+        }
+        failure.rethrow();
+    }
+
+    private long chunksFor(Schedule.Kind kind) {
+        return kind == Schedule.Kind.STATIC ? n : (n - 1) / chunk + 1;
+    }
+
+    /** Member {@code k}'s share of a static, dynamic or guided loop. */
+    final void participate(int k) {
+        try {
+            switch (schedule.kind()) {
+                case STATIC -> {
+                    long q = n / team, r = n % team;
+                    long lo = k * q + Math.min(k, r);
+                    long hi = lo + q + (k < r ? 1 : 0);
+                    if (lo < hi && !failure.stopped) {
+                        runChunk(lo, hi);
+                    }
+                }
+                case STATIC_CHUNKED -> {
+                    long c = chunk;
+                    if (k != 0 && c > (n - 1) / k) {
+                        return;                                  // k * c >= n
+                    }
+                    long stride = c > Long.MAX_VALUE / team ? Long.MAX_VALUE : c * team;
+                    for (long lo = k * c; !failure.stopped; ) {
+                        long hi = n - lo <= c ? n : lo + c;
+                        runChunk(lo, hi);
+                        if (stride >= n - lo) {
+                            break;
+                        }
+                        lo += stride;
+                    }
+                }
+                case DYNAMIC, GUIDED -> {
+                    boolean guided = schedule.kind() == Schedule.Kind.GUIDED;
+                    while (!failure.stopped) {
+                        long lo = (long) NEXT.getVolatile(this);
+                        if (lo >= n) {
+                            return;
+                        }
+                        long rem = n - lo;
+                        long size = guided ? Math.max(chunk, rem / (2L * team)) : chunk;
+                        long hi = rem <= size ? n : lo + size;
+                        if (NEXT.compareAndSet(this, lo, hi)) {
+                            runChunk(lo, hi);
+                        }
+                    }
+                }
+                case AUTO -> throw new IllegalStateException("auto loops do not have members");
+            }
+        } catch (Throwable t) {
+            failure.add(t);
+        }
+    }
+
+    /** Auto: runs {@code [lo, hi)} in grains, splitting off the upper half whenever work is wanted. */
+    final void runAuto(Worker w, long lo, long hi) {
+        RangeSplit splits = null;
+        long g = chunk;
+        try {
+            while (lo < hi && !failure.stopped) {
+                long rem = hi - lo;
+                long grains = (rem - 1) / g + 1;
+                if (grains >= 2 && w.isWorkWanted()) {
+                    long mid = lo + (grains >>> 1) * g;      // on a grain boundary: grains are fixed
+                    RangeSplit s = new RangeSplit(this, mid, hi, splits);
+                    w.pushForOthers(s, true);
+                    splits = s;
+                    hi = mid;
+                    continue;
+                }
+                long end = rem <= g ? hi : lo + g;
+                runChunk(lo, end);
+                lo = end;
+            }
+        } catch (Throwable t) {
+            failure.add(t);
+        }
+        for (RangeSplit s = splits; s != null; s = s.next) {      // newest first
+            if (w.tryUnfork(s)) {
+                runAuto(w, s.lo, s.hi);
+            } else {
+                s.quietlyJoin();
+            }
+        }
+    }
+
+    /** A team member of a static, dynamic or guided loop. */
+    static final class LoopMember extends Task<Void> {
+        final ParallelLoop loop;
+        final int member;
+        final LoopMember next;
+
+        LoopMember(ParallelLoop loop, int member, LoopMember next) {
+            this.loop = loop;
+            this.member = member;
+            this.next = next;
+        }
+
+        @Override
+        protected Void compute() {
+            loop.participate(member);
+            return null;
+        }
+    }
+
+    /** A half of an auto loop's range, split off for another worker. */
+    static final class RangeSplit extends Task<Void> {
+        final ParallelLoop loop;
+        final long lo;
+        final long hi;
+        final RangeSplit next;
+
+        RangeSplit(ParallelLoop loop, long lo, long hi, RangeSplit next) {
+            this.loop = loop;
+            this.lo = lo;
+            this.hi = hi;
+            this.next = next;
+        }
+
+        @Override
+        protected Void compute() {
+            loop.runAuto((Worker) Thread.currentThread(), lo, hi);
+            return null;
+        }
+    }
+}

@@ -1,0 +1,249 @@
+package dev.spindle.loop;
+
+import dev.spindle.Spindle;
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Parallel loops and reductions: every schedule, random ranges, extremes, exceptions, nesting. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class LoopsTest {
+
+    static List<Schedule> schedules(SplittableRandom r) {
+        return List.of(Schedule.staticBlocks(), Schedule.staticChunks(1 + r.nextInt(50)),
+                Schedule.dynamic(1 + r.nextInt(50)), Schedule.guided(1 + r.nextInt(20)), Schedule.auto(),
+                Schedule.dynamic(1), Schedule.staticChunks(1));
+    }
+
+    /** Runs {@code body} on a worker of {@code pool} (bounded wait). */
+    static <T> T onWorker(SpindlePool pool, Supplier<T> body) throws Exception {
+        Task<T> t = new Task<>() {
+            @Override
+            protected T compute() {
+                return body.get();
+            }
+        };
+        pool.submit(t);
+        return t.get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void everyScheduleRunsEveryIndexExactlyOnce() throws Exception {
+        SplittableRandom r = new SplittableRandom(42);
+        for (int workers : new int[]{1, 2, 4}) {
+            try (SpindlePool pool = new SpindlePool(workers)) {
+                for (int round = 0; round < 60; round++) {
+                    int n = switch (round % 4) {
+                        case 0 -> r.nextInt(3);              // empty, one, two
+                        case 1 -> r.nextInt(100);
+                        default -> r.nextInt(5000);
+                    };
+                    int from = switch (round % 5) {
+                        case 0 -> Integer.MIN_VALUE;
+                        case 1 -> Integer.MAX_VALUE - n;
+                        default -> r.nextInt(2000) - 1000;
+                    };
+                    int to = from + n;
+                    for (Schedule s : schedules(r)) {
+                        AtomicIntegerArray seen = new AtomicIntegerArray(Math.max(n, 1));
+                        onWorker(pool, () -> {
+                            Loops.parallelFor(from, to, s, i -> seen.incrementAndGet(i - from));
+                            return null;
+                        });
+                        assertOnce(seen, n, () -> s + " [" + from + ", " + to + ") at " + workers + " workers");
+                        AtomicIntegerArray ranges = new AtomicIntegerArray(Math.max(n, 1));
+                        onWorker(pool, () -> {
+                            Loops.parallelForRange(from, to, s, (a, b) -> {
+                                assertTrue(a < b, "empty sub-range");
+                                for (int i = a; i < b; i++) {
+                                    ranges.incrementAndGet(i - from);
+                                }
+                            });
+                            return null;
+                        });
+                        assertOnce(ranges, n, () -> "range form " + s + " [" + from + ", " + to + ")");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void assertOnce(AtomicIntegerArray seen, int n, Supplier<String> what) {
+        for (int i = 0; i < n; i++) {
+            if (seen.get(i) != 1) {
+                fail(what.get() + ": offset " + i + " ran " + seen.get(i) + " times");
+            }
+        }
+    }
+
+    @Test
+    void longRangesAtTheExtremes() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            long[][] ranges = {{Long.MAX_VALUE - 1000, Long.MAX_VALUE}, {Long.MIN_VALUE, Long.MIN_VALUE + 1000},
+                    {-500, 500}, {7, 7}, {7, 8}};
+            for (long[] rg : ranges) {
+                for (Schedule s : schedules(new SplittableRandom(rg[0]))) {
+                    int n = (int) (rg[1] - rg[0]);
+                    AtomicIntegerArray seen = new AtomicIntegerArray(Math.max(1, n));
+                    onWorker(pool, () -> {
+                        Loops.parallelForLong(rg[0], rg[1], s, i -> seen.incrementAndGet((int) (i - rg[0])));
+                        return null;
+                    });
+                    assertOnce(seen, n, () -> s + " [" + rg[0] + ", " + rg[1] + ")");
+                    AtomicIntegerArray byRange = new AtomicIntegerArray(Math.max(1, n));
+                    Loops.parallelForLongRange(rg[0], rg[1], s, (a, b) -> {
+                        for (long i = a; i < b; i++) {
+                            byRange.incrementAndGet((int) (i - rg[0]));
+                        }
+                    });
+                    assertOnce(byRange, n, () -> "range form " + s + " [" + rg[0] + ", " + rg[1] + ")");
+                }
+            }
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Loops.parallelForLong(Long.MIN_VALUE, Long.MAX_VALUE, i -> { }));
+            assertTrue(e.getMessage().contains(String.valueOf(Long.MIN_VALUE)), e.getMessage());
+        }
+    }
+
+    @Test
+    void badChunksAreRejectedByValue() {
+        for (int bad : new int[]{0, -1, Integer.MIN_VALUE}) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> Schedule.dynamic(bad)).getMessage().contains(String.valueOf(bad)));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> Schedule.staticChunks(bad)).getMessage().contains(String.valueOf(bad)));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> Schedule.guided(bad)).getMessage().contains(String.valueOf(bad)));
+        }
+        assertThrows(IllegalArgumentException.class, () -> Loops.parallelRegion(0, t -> { }));
+        assertThrows(NullPointerException.class, () -> Loops.parallelFor(0, 10, null, i -> { }));
+    }
+
+    @Test
+    void reductionsEqualTheSequentialResultAndDoubleSumsAreReproducible() throws Exception {
+        SplittableRandom r = new SplittableRandom(7);
+        int n = 100_003;
+        double[] xs = new double[n];
+        long[] ls = new long[n];
+        for (int i = 0; i < n; i++) {
+            xs[i] = r.nextDouble() * Math.pow(10, r.nextInt(12) - 6);
+            ls[i] = r.nextLong();
+        }
+        long seqLong = 0;
+        int seqInt = 0;
+        long minL = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            seqLong += ls[i];
+            seqInt += (int) ls[i];
+            minL = Math.min(minL, ls[i]);
+        }
+        long expectedLong = seqLong, expectedMin = minL;
+        int expectedInt = seqInt;
+        for (int workers : new int[]{1, 2, 4}) {
+            try (SpindlePool pool = new SpindlePool(workers)) {
+                for (Schedule s : schedules(r)) {
+                    long bits = onWorker(pool, () -> Double.doubleToRawLongBits(
+                            Loops.reduceDouble(0, n, s, 0.0, i -> xs[i], Double::sum)));
+                    for (int rep = 0; rep < 5; rep++) {
+                        long again = onWorker(pool, () -> Double.doubleToRawLongBits(
+                                Loops.reduceDouble(0, n, s, 0.0, i -> xs[i], Double::sum)));
+                        assertEquals(bits, again, s + " at " + workers + " workers: double sum not reproducible");
+                    }
+                    double seq = 0;
+                    for (double x : xs) {
+                        seq += x;
+                    }
+                    assertEquals(seq, Double.longBitsToDouble(bits), Math.abs(seq) * 1e-12, s + ": double sum");
+                    assertEquals(expectedLong, (long) onWorker(pool, () -> Loops.reduceLong(0, n, s, 0L, i -> ls[i], Long::sum)), s.toString());
+                    assertEquals(expectedInt, (int) onWorker(pool, () -> Loops.reduceInt(0, n, s, 0, i -> (int) ls[i], Integer::sum)), s.toString());
+                    assertEquals(expectedMin, (long) onWorker(pool, () -> Loops.reduceLong(0, n, s, Long.MAX_VALUE, i -> ls[i], Math::min)), s.toString());
+                    // non-commutative: string concatenation combines in iteration order
+                    String joined = onWorker(pool, () -> Loops.reduce(0, 2000, s, "", i -> i + ",", String::concat));
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < 2000; i++) {
+                        sb.append(i).append(',');
+                    }
+                    assertEquals(sb.toString(), joined, s + ": non-commutative reduction out of order");
+                }
+            }
+        }
+        assertEquals(expectedLong, Loops.sumLong(0, n, i -> ls[i]));          // from a non-worker thread
+        assertEquals(0.0, Loops.sum(5, 5, i -> 1.0));
+        assertEquals(Double.NEGATIVE_INFINITY, Loops.max(5, 5, i -> 1.0));
+        assertEquals(99, Loops.maxInt(0, 100, i -> i));
+        assertEquals(-3, Loops.minInt(-3, 100, i -> i));
+    }
+
+    @Test
+    void theFirstExceptionStopsNewChunksAndLaterOnesAreSuppressed() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            for (Schedule s : List.of(Schedule.dynamic(1), Schedule.guided(1), Schedule.auto(), Schedule.staticChunks(1))) {
+                AtomicInteger ran = new AtomicInteger();
+                int n = 200_000;
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> onWorkerRethrow(pool, () -> {
+                    Loops.parallelFor(0, n, s, i -> {
+                        ran.incrementAndGet();
+                        if (i % 1000 == 0) {
+                            throw new IllegalStateException("boom at " + i);
+                        }
+                    });
+                    return null;
+                }));
+                assertTrue(e.getMessage().startsWith("boom at "), e.getMessage());
+                assertTrue(ran.get() < n / 2, s + ": the failure did not stop new chunks: " + ran.get() + " of " + n + " ran");
+                for (Throwable sup : e.getSuppressed()) {
+                    assertTrue(sup instanceof IllegalStateException || sup.getClass().getSimpleName().equals("JoinSite"), sup.toString());
+                }
+            }
+        }
+    }
+
+    private static <T> T onWorkerRethrow(SpindlePool pool, Supplier<T> body) throws Exception {
+        try {
+            return onWorker(pool, body);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
+    @Test
+    void nestedLoopsAndLoopsInFuturesAreCorrect() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            int n = 300;
+            long expected = 0;
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    expected += (long) i * j;
+                }
+            }
+            long exp = expected;
+            for (Schedule outer : List.of(Schedule.auto(), Schedule.dynamic(3), Schedule.staticBlocks())) {
+                long got = onWorker(pool, () -> Loops.sumLong(0, n, i ->
+                        Loops.reduceLong(0, n, outer, 0L, j -> (long) i * j, Long::sum)));
+                assertEquals(exp, got, "nested in " + outer);
+                long viaFutures = onWorker(pool, () -> {
+                    var a = Spindle.future(() -> Loops.sumLong(0, n / 2, i -> Loops.sumLong(0, n, j -> (long) i * j)));
+                    long b = Loops.sumLong(n / 2, n, i -> Loops.sumLong(0, n, j -> (long) i * j));
+                    return a.touch() + b;
+                });
+                assertEquals(exp, viaFutures, "loops in futures");
+            }
+        }
+    }
+
+    @Test
+    void aLoopFromAThreadThatIsNotAWorkerRunsOnTheDefaultPool() {
+        List<String> names = java.util.Collections.synchronizedList(new ArrayList<>());
+        Loops.parallelFor(0, 64, Schedule.dynamic(1), i -> names.add(Thread.currentThread().getName()));
+        assertEquals(64, names.size());
+        assertTrue(names.stream().allMatch(s -> s.contains("worker")), names.toString());
+    }
+}
