@@ -88,6 +88,36 @@ class LoopsTest {
     }
 
     @Test
+    void autoSplitsWorthwhileLoopsAcrossWorkersAndRunsEveryIndexOnce() throws Exception {
+        // Iterations of a few microseconds: the rest of the range is worth a steal, so auto splits.
+        for (int workers : new int[]{2, 4}) {
+            try (SpindlePool pool = new SpindlePool(workers)) {
+                for (int round = 0; round < 20; round++) {
+                    int n = 2000 + round * 37, from = round % 2 == 0 ? Integer.MAX_VALUE - n : -n / 2;
+                    AtomicIntegerArray seen = new AtomicIntegerArray(n);
+                    java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                    onWorker(pool, () -> {
+                        Loops.parallelFor(from, from + n, Schedule.auto(), i -> {
+                            threads.add(Thread.currentThread());
+                            long x = i;
+                            for (int k = 0; k < 2000; k++) {
+                                x = x * 6364136223846793005L + 1;
+                            }
+                            if (x == 42) {
+                                throw new AssertionError("unreachable");
+                            }
+                            seen.incrementAndGet(i - from);
+                        });
+                        return null;
+                    });
+                    assertOnce(seen, n, () -> "auto [" + from + ", " + (from + n) + ") at " + workers + " workers");
+                }
+                assertTrue(pool.statistics().steals() > 0, "auto never split a worthwhile loop: " + pool.statistics());
+            }
+        }
+    }
+
+    @Test
     void longRangesAtTheExtremes() throws Exception {
         try (SpindlePool pool = new SpindlePool(2)) {
             long[][] ranges = {{Long.MAX_VALUE - 1000, Long.MAX_VALUE}, {Long.MIN_VALUE, Long.MIN_VALUE + 1000},
