@@ -12,17 +12,32 @@ import java.util.function.Supplier;
  */
 abstract class LoopRunner implements AutoCloseable {
 
+    /** Parallel loops started so far (the caller's thread only), for bytes per loop. */
+    private long loops;
+
     /** Runs {@code body} over sub-ranges covering {@code [from, to)} once; returns when all are done. */
-    abstract void parallelFor(int from, int to, IntRangeBody body);
+    final void parallelFor(int from, int to, IntRangeBody body) {
+        loops++;
+        loop(from, to, body);
+    }
+
+    /** The variant's loop machinery. */
+    abstract void loop(int from, int to, IntRangeBody body);
 
     /**
-     * {@code steps} rounds of a loop over {@code [from, to)} with a barrier between rounds (Jacobi).
-     * The default runs one parallel loop per step; Spindle overrides it with one parallel region.
+     * {@code steps} rounds of a loop over {@code [from, to)} with a barrier between rounds
+     * (Jacobi); each round counts as a loop.
      */
-    void steps(int steps, int from, int to, StepBody body) {
+    final void steps(int steps, int from, int to, StepBody body) {
+        loops += steps;
+        stepLoops(steps, from, to, body);
+    }
+
+    /** The default: one parallel loop per step. Spindle overrides it with one parallel region. */
+    void stepLoops(int steps, int from, int to, StepBody body) {
         for (int s = 0; s < steps; s++) {
             int step = s;
-            parallelFor(from, to, (lo, hi) -> body.run(step, lo, hi));
+            loop(from, to, (lo, hi) -> body.run(step, lo, hi));
         }
     }
 
@@ -37,8 +52,15 @@ abstract class LoopRunner implements AutoCloseable {
         return computation.get();
     }
 
-    /** Cumulative scheduler counters, for the report. */
-    Map<String, Long> counters() {
+    /** Cumulative counters for the report: loops started, plus the scheduler's. */
+    final Map<String, Long> counters() {
+        Map<String, Long> m = new java.util.LinkedHashMap<>(schedulerCounters());
+        m.put("loops", loops);
+        return m;
+    }
+
+    /** The scheduler's cumulative counters (steals, ...), may be empty. */
+    Map<String, Long> schedulerCounters() {
         return Map.of();
     }
 
@@ -49,7 +71,7 @@ abstract class LoopRunner implements AutoCloseable {
     /** The serial elision. */
     static final class Sequential extends LoopRunner {
         @Override
-        void parallelFor(int from, int to, IntRangeBody body) {
+        void loop(int from, int to, IntRangeBody body) {
             if (from < to) {
                 body.run(from, to);
             }

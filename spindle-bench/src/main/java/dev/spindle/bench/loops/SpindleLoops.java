@@ -31,12 +31,12 @@ final class SpindleLoops extends LoopRunner {
     }
 
     @Override
-    void parallelFor(int from, int to, IntRangeBody body) {
+    void loop(int from, int to, IntRangeBody body) {
         Loops.parallelForRange(from, to, schedule, body);
     }
 
     @Override
-    void steps(int steps, int from, int to, StepBody body) {
+    void stepLoops(int steps, int from, int to, StepBody body) {
         Loops.parallelRegion(team -> {
             for (int s = 0; s < steps; s++) {
                 int step = s;
@@ -56,7 +56,7 @@ final class SpindleLoops extends LoopRunner {
     }
 
     @Override
-    Map<String, Long> counters() {
+    Map<String, Long> schedulerCounters() {
         PoolStatistics s = pool.statistics();
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("tasks", s.tasksRun());

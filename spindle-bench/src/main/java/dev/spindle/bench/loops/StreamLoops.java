@@ -19,7 +19,7 @@ final class StreamLoops extends LoopRunner {
     }
 
     @Override
-    void parallelFor(int from, int to, IntRangeBody body) {
+    void loop(int from, int to, IntRangeBody body) {
         IntStream.range(from, to).parallel().forEach(i -> body.run(i, i + 1));
     }
 
@@ -29,7 +29,7 @@ final class StreamLoops extends LoopRunner {
     }
 
     @Override
-    Map<String, Long> counters() {
+    Map<String, Long> schedulerCounters() {
         return Map.of("steals", pool.getStealCount());
     }
 

@@ -14,7 +14,7 @@ final class ThreadPerLoop extends LoopRunner {
     }
 
     @Override
-    void parallelFor(int from, int to, IntRangeBody body) {
+    void loop(int from, int to, IntRangeBody body) {
         if (from >= to) {
             return;
         }

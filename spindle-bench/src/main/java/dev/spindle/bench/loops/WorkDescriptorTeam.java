@@ -47,7 +47,7 @@ final class WorkDescriptorTeam extends LoopRunner {
     }
 
     @Override
-    void parallelFor(int from, int to, IntRangeBody body) {
+    void loop(int from, int to, IntRangeBody body) {
         if (from >= to) {
             return;
         }

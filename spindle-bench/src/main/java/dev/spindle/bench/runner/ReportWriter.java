@@ -16,6 +16,8 @@ final class ReportWriter {
             "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "steals/run", "ok"};
     /** Extra columns when some row counts lazy futures. */
     private static final String[] FUTURE_HEAD = {"B/future", "futures/run", "promoted", "stolen"};
+    /** Extra columns when some row counts parallel loops. */
+    private static final String[] LOOP_HEAD = {"B/loop", "loops/run"};
 
     private static String[] cells(Report r, Measurement m) {
         Double steals = m.counters().get("steals");
@@ -43,6 +45,30 @@ final class ReportWriter {
         return futures == null || bytes == null || futures <= 0 ? null : bytes / futures;
     }
 
+    /**
+     * Bytes allocated per parallel loop (all threads, timed runs), or null if the row counts no loops.
+     *
+     * @param m a row
+     * @return bytes per loop
+     */
+    static Double bytesPerLoop(Measurement m) {
+        Double loops = m.counters().get("loops");
+        Double bytes = m.counters().get("alloc_bytes");
+        return loops == null || bytes == null || loops <= 0 ? null : bytes / loops;
+    }
+
+    private static String[] loopCells(Measurement m) {
+        Double l = m.counters().get("loops");
+        if (l == null || m.error() != null) {
+            return new String[]{"-", "-"};
+        }
+        return new String[]{String.format(Locale.ROOT, "%.0f", bytesPerLoop(m)), String.format(Locale.ROOT, "%.0f", l)};
+    }
+
+    private static boolean countsLoops(Report r) {
+        return r.rows().stream().anyMatch(m -> m.counters().containsKey("loops"));
+    }
+
     private static String[] futureCells(Measurement m) {
         Double f = m.counters().get("futures");
         if (f == null || m.error() != null) {
@@ -59,11 +85,13 @@ final class ReportWriter {
     }
 
     private static String[] head(Report r) {
-        return countsFutures(r) ? concat(HEAD, FUTURE_HEAD) : HEAD;
+        String[] h = countsFutures(r) ? concat(HEAD, FUTURE_HEAD) : HEAD;
+        return countsLoops(r) ? concat(h, LOOP_HEAD) : h;
     }
 
     private static String[] row(Report r, Measurement m) {
-        return countsFutures(r) ? concat(cells(r, m), futureCells(m)) : cells(r, m);
+        String[] c = countsFutures(r) ? concat(cells(r, m), futureCells(m)) : cells(r, m);
+        return countsLoops(r) ? concat(c, loopCells(m)) : c;
     }
 
     private static String[] concat(String[] a, String[] b) {
@@ -143,6 +171,10 @@ final class ReportWriter {
             sb.append("B/future = bytes allocated by all threads during the timed runs / futures created;"
                     + " futures/run, promoted, stolen = Spindle's future counters per run.\n");
         }
+        if (countsLoops(r)) {
+            sb.append("B/loop = bytes allocated by all threads during the timed runs / parallel loops started"
+                    + " (including the program's own allocation, e.g. a result array).\n");
+        }
         Files.writeString(file, sb.toString());
     }
 
@@ -175,6 +207,7 @@ final class ReportWriter {
             opt(sb, "t1_over_tp", r.t1OverTp(m));
             opt(sb, "ts_over_tp", r.tsOverTp(m));
             opt(sb, "bytes_per_future", java.util.Optional.ofNullable(bytesPerFuture(m)));
+            opt(sb, "bytes_per_loop", java.util.Optional.ofNullable(bytesPerLoop(m)));
             field(sb, "jdk", r.jdk()).append(", ");
             field(sb, "date", r.startedAt()).append(", ");
             sb.append("\"stats\": {");
