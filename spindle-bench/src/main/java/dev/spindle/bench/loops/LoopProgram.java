@@ -72,7 +72,10 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
         };
     }
 
-    /** A Spindle schedule whose chunk depends on the input: the runner is made per run. */
+    /**
+     * A Spindle schedule whose chunk depends on the input: the runner is made at the first run
+     * (every run of an instance gets the same input) and kept, so its counters accumulate.
+     */
     private Variant<I, R> variantWithChunk(String name, IntFunction<Schedule> schedule) {
         return new Variant<>() {
             @Override
@@ -87,19 +90,22 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
 
             @Override
             public Instance<I, R> open(int workers) {
-                SpindleLoops[] current = new SpindleLoops[1];
                 dev.spindle.runtime.SpindlePool pool = new dev.spindle.runtime.SpindlePool(workers);
                 return new Instance<>() {
+                    private SpindleLoops runner;
+
                     @Override
                     public R run(I input) {
-                        SpindleLoops runner = new SpindleLoops(pool, schedule.apply(chunk(input)));
-                        current[0] = runner;
-                        return runner.run(() -> compute(input, runner));
+                        if (runner == null) {
+                            runner = new SpindleLoops(pool, schedule.apply(chunk(input)));
+                        }
+                        SpindleLoops r = runner;
+                        return r.run(() -> compute(input, r));
                     }
 
                     @Override
                     public Map<String, Long> counters() {
-                        return current[0] == null ? Map.of() : current[0].counters();
+                        return runner == null ? Map.of() : runner.counters();
                     }
 
                     @Override

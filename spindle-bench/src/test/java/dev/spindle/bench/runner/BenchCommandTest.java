@@ -70,6 +70,21 @@ class BenchCommandTest {
     }
 
     @Test
+    void smallLoopsSuiteVerifiesEveryVariantAndReportsBytesPerLoop(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "1,2", "--runs", "1",
+                "--warmup", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
+                "--no-progress");
+        assertEquals(0, code, "runner failed:\n" + err);
+        String json = Files.readString(out.resolve("results.json"));
+        // 3 programs x (seq + 7 variants x 2 worker counts)
+        assertEquals(45, count(json, "\"suite\": \"loops\""));
+        assertEquals(45, count(json, "\"verified\": true"));
+        assertEquals(45, count(json, "\"bytes_per_loop\":"), "every row reports bytes per loop");
+        assertTrue(Files.readString(out.resolve("results.md")).contains("B/loop"));
+    }
+
+    @Test
     void badWorkerCountIsNamed() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "1,0"));
