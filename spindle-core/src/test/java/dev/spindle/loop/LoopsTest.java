@@ -112,7 +112,12 @@ class LoopsTest {
                     });
                     assertOnce(seen, n, () -> "auto [" + from + ", " + (from + n) + ") at " + workers + " workers");
                 }
-                assertTrue(pool.statistics().steals() > 0, "auto never split a worthwhile loop: " + pool.statistics());
+                if (workers <= Runtime.getRuntime().availableProcessors()) {
+                    // With more workers than CPUs (4 on CI's 2) the spinning thieves compete with
+                    // the loop's owner for the CPUs; steals there are not guaranteed (observed: none
+                    // in 20 loops, once in five runs) and not what this test is about.
+                    assertTrue(pool.statistics().steals() > 0, "auto never split a worthwhile loop: " + pool.statistics());
+                }
             }
         }
     }
