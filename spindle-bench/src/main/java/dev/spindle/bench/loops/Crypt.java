@@ -43,7 +43,7 @@ final class Crypt extends LoopProgram<Crypt.Input, byte[][]> {
     }
 
     @Override
-    int chunk(Input input) {
+    int chunk() {
         return 1024;
     }
 

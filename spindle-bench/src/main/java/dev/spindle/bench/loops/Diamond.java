@@ -44,7 +44,7 @@ final class Diamond extends LoopProgram<Diamond.Input, double[]> {
     }
 
     @Override
-    int chunk(Input input) {
+    int chunk() {
         return 4096;
     }
 

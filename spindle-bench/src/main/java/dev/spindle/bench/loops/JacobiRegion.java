@@ -30,13 +30,7 @@ final class JacobiRegion extends LoopProgram<double[][][], double[][]> {
 
     @Override
     public double[][][] fresh(double[][][] input) {
-        double[][][] c = new double[2][input[0].length][];
-        for (int b = 0; b < 2; b++) {
-            for (int i = 0; i < c[b].length; i++) {
-                c[b][i] = input[b][i].clone();
-            }
-        }
-        return c;
+        return new double[][][]{copyRows(input[0]), copyRows(input[1])};
     }
 
     @Override
@@ -55,19 +49,13 @@ final class JacobiRegion extends LoopProgram<double[][][], double[][]> {
     }
 
     @Override
-    int chunk(double[][][] input) {
+    int chunk() {
         return 16;
     }
 
     @Override
     public String mismatch(double[][] expected, double[][] actual) {
-        for (int i = 0; i < expected.length; i++) {
-            String m = compareExact(expected[i], actual[i]);
-            if (m != null) {
-                return "row " + i + ": " + m;
-            }
-        }
-        return null;
+        return compareRows(expected, actual);
     }
 
     @Override

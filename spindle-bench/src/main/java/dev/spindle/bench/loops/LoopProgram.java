@@ -1,7 +1,6 @@
 package dev.spindle.bench.loops;
 
 import dev.spindle.bench.suite.Benchmark;
-import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Variant;
 import dev.spindle.loop.Schedule;
 
@@ -22,7 +21,7 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
     abstract R compute(I input, LoopRunner loops);
 
     /** The hand-chosen chunk for the dynamic and guided schedules (guided: its minimum). */
-    abstract int chunk(I input);
+    abstract int chunk();
 
     @Override
     public List<Variant<I, R>> variants() {
@@ -32,8 +31,8 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
                 variant("wd", true, WorkDescriptorTeam::new),
                 variant("streams", true, StreamLoops::new),
                 variant("spindle-static", true, w -> new SpindleLoops(w, Schedule.staticBlocks())),
-                variantWithChunk("spindle-dynamic", Schedule::dynamic),
-                variantWithChunk("spindle-guided", Schedule::guided),
+                variant("spindle-dynamic", true, w -> new SpindleLoops(w, Schedule.dynamic(chunk()))),
+                variant("spindle-guided", true, w -> new SpindleLoops(w, Schedule.guided(chunk()))),
                 variant("spindle-auto", true, w -> new SpindleLoops(w, Schedule.auto())));
     }
 
@@ -72,49 +71,24 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
         };
     }
 
-    /**
-     * A Spindle schedule whose chunk depends on the input: the runner is made at the first run
-     * (every run of an instance gets the same input) and kept, so its counters accumulate.
-     */
-    private Variant<I, R> variantWithChunk(String name, IntFunction<Schedule> schedule) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
+    /** A copy of a matrix, row by row, for programs that work in place. */
+    static double[][] copyRows(double[][] m) {
+        double[][] c = new double[m.length][];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = m[i].clone();
+        }
+        return c;
+    }
+
+    /** Compares matrices exactly, row by row. */
+    static String compareRows(double[][] expected, double[][] actual) {
+        for (int i = 0; i < expected.length; i++) {
+            String m = compareExact(expected[i], actual[i]);
+            if (m != null) {
+                return "row " + i + ": " + m;
             }
-
-            @Override
-            public boolean usesWorkers() {
-                return true;
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                dev.spindle.runtime.SpindlePool pool = new dev.spindle.runtime.SpindlePool(workers);
-                return new Instance<>() {
-                    private SpindleLoops runner;
-
-                    @Override
-                    public R run(I input) {
-                        if (runner == null) {
-                            runner = new SpindleLoops(pool, schedule.apply(chunk(input)));
-                        }
-                        SpindleLoops r = runner;
-                        return r.run(() -> compute(input, r));
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        return runner == null ? Map.of() : runner.counters();
-                    }
-
-                    @Override
-                    public void close() {
-                        pool.close();
-                    }
-                };
-            }
-        };
+        }
+        return null;
     }
 
     /** Compares doubles exactly: every variant computes each element in the same order. */

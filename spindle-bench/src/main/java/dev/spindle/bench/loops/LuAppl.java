@@ -28,11 +28,7 @@ final class LuAppl extends LoopProgram<double[][], double[][]> {
 
     @Override
     public double[][] fresh(double[][] input) {
-        double[][] c = new double[input.length][];
-        for (int i = 0; i < c.length; i++) {
-            c[i] = input[i].clone();
-        }
-        return c;
+        return copyRows(input);
     }
 
     @Override
@@ -56,19 +52,13 @@ final class LuAppl extends LoopProgram<double[][], double[][]> {
     }
 
     @Override
-    int chunk(double[][] input) {
+    int chunk() {
         return 8;
     }
 
     @Override
     public String mismatch(double[][] expected, double[][] actual) {
-        for (int i = 0; i < expected.length; i++) {
-            String m = compareExact(expected[i], actual[i]);
-            if (m != null) {
-                return "row " + i + ": " + m;
-            }
-        }
-        return null;
+        return compareRows(expected, actual);
     }
 
     @Override

@@ -55,7 +55,7 @@ final class Series extends LoopProgram<Integer, double[]> {
     }
 
     @Override
-    int chunk(Integer n) {
+    int chunk() {
         return 4;
     }
 

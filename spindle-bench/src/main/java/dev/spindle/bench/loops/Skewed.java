@@ -45,7 +45,7 @@ final class Skewed extends LoopProgram<int[], long[]> {
     }
 
     @Override
-    int chunk(int[] input) {
+    int chunk() {
         return 16;
     }
 

@@ -64,7 +64,7 @@ final class SparseMatmult extends LoopProgram<SparseMatmult.Input, double[]> {
     }
 
     @Override
-    int chunk(Input input) {
+    int chunk() {
         return 512;
     }
 

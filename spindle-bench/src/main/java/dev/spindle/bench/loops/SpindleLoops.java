@@ -15,19 +15,10 @@ import java.util.function.Supplier;
 final class SpindleLoops extends LoopRunner {
     private final SpindlePool pool;
     private final Schedule schedule;
-    private final boolean ownsPool;
 
     SpindleLoops(int workers, Schedule schedule) {
         this.pool = new SpindlePool(workers);
         this.schedule = schedule;
-        this.ownsPool = true;
-    }
-
-    /** On a pool someone else closes (a schedule whose chunk depends on the input). */
-    SpindleLoops(SpindlePool pool, Schedule schedule) {
-        this.pool = pool;
-        this.schedule = schedule;
-        this.ownsPool = false;
     }
 
     @Override
@@ -67,8 +58,6 @@ final class SpindleLoops extends LoopRunner {
 
     @Override
     public void close() {
-        if (ownsPool) {
-            pool.close();
-        }
+        pool.close();
     }
 }

@@ -45,7 +45,7 @@ final class Stress extends LoopProgram<Stress.Input, double[]> {
     }
 
     @Override
-    int chunk(Input input) {
+    int chunk() {
         return 8192;
     }
 
