@@ -69,6 +69,7 @@ public final class LatentStack extends LatentStackRequest {
     static final int ALL = 2;
 
     static final SpawnMode MODE = SpawnMode.MODE;
+    private static final int MAX_SPARE_CALLS = 1024;
     /** {@code -Dspindle.debug.promotions=true}: log each promotion with the future's creation site. */
     static final boolean TRACE = Boolean.getBoolean("spindle.debug.promotions");
     private static final System.Logger LOG = System.getLogger("dev.spindle.future");
@@ -117,12 +118,16 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /** A thread that is not a worker: its newest promotion, to avoid flooding the submission queue. */
-    private PromotedFuture lastPromoted;
+    private ClaimableTask lastPromoted;
+    /** A thread that is not a worker: woven calls until it next offers work. */
+    private int externalPoll;
+    /** A thread that is not a worker: its deferred woven calls whose frames wait for them. */
+    private int externalDeferred;
 
     // ------------------------------------------------------------------ owner fast path
 
     /** Owner: pushes a new latent future; services a pending request. */
-    void push(LazyFuture<?> f) {
+    void push(Latent f) {
         Object[] a = slots;
         int t = top;
         if (t == a.length) {
@@ -160,10 +165,63 @@ public final class LatentStack extends LatentStackRequest {
         return a;
     }
 
+    /** Owner: true if another thread asked for work (an opaque load). */
+    boolean isRequested() {
+        return (int) REQUESTED.getOpaque(this) != NONE;
+    }
+
+    /**
+     * Owner, a thread that is not a worker, at a woven call: true once every
+     * {@code interval + 1} calls, when it should offer work to idle workers.
+     */
+    boolean pollExternal(int interval) {
+        if (--externalPoll >= 0) {
+            return false;
+        }
+        externalPoll = interval;
+        return true;
+    }
+
+    /** Owner: serves a pending request, or (not a worker) offers its oldest latent work to idle workers. */
+    void offerWork() {
+        serviceRequest();
+    }
+
+    /** Owner: a record for a woven call, from the free list when it has one. */
+    FutureCall takeCall(FutureCallBody body) {
+        int n = spareCallCount;
+        FutureCall c;
+        if (n > 0) {
+            FutureCall[] sp = spareCalls;
+            c = sp[--n];
+            sp[n] = null;
+            spareCallCount = n;
+        } else {
+            c = new FutureCall(this);
+        }
+        c.body = body;
+        return c;
+    }
+
+    /** Owner: returns a finished record to the free list (at most {@link #MAX_SPARE_CALLS} are kept). */
+    void recycle(FutureCall c) {
+        c.clear();
+        int n = spareCallCount;
+        FutureCall[] sp = spareCalls;
+        if (n == sp.length) {
+            if (n >= MAX_SPARE_CALLS) {
+                return;
+            }
+            spareCalls = sp = java.util.Arrays.copyOf(sp, n * 2);
+        }
+        sp[n] = c;
+        spareCallCount = n + 1;
+    }
+
     // ------------------------------------------------------------------ owner slow paths
 
     /** Owner: removes {@code f} from anywhere in the stack. */
-    boolean remove(LazyFuture<?> f) {
+    boolean remove(Latent f) {
         Object[] a = slots;
         for (int i = top - 1; i >= base; i--) {
             if (a[i] == f) {
@@ -214,7 +272,7 @@ public final class LatentStack extends LatentStackRequest {
         if (worker != null) {
             return worker.offersWork();
         }
-        PromotedFuture p = lastPromoted;
+        ClaimableTask p = lastPromoted;
         return p != null && !p.isClaimed();
     }
 
@@ -240,7 +298,7 @@ public final class LatentStack extends LatentStackRequest {
      */
     private void promoteAt(int i, String reason) {
         Object[] a = slots;
-        LazyFuture<?> f = (LazyFuture<?>) a[i];
+        Latent f = (Latent) a[i];
         boolean outer = i < floor;
         if (i == base) {
             a[i] = null;
@@ -262,7 +320,7 @@ public final class LatentStack extends LatentStackRequest {
 
     private void promoteNewest() {
         int t = top - 1;
-        LazyFuture<?> f = (LazyFuture<?>) slots[t];
+        Latent f = (Latent) slots[t];
         slots[t] = null;
         top = t;
         promote(f, false, "spawn=always", t < floor);
@@ -274,9 +332,8 @@ public final class LatentStack extends LatentStackRequest {
      * task take work from this deque above the task's floor (see {@code Worker.awaitFuture}), so
      * such a future goes to the pool's submission queue instead.
      */
-    private void promote(LazyFuture<?> f, boolean shareNow, String reason, boolean outer) {
-        PromotedFuture p = new PromotedFuture(f, f.cell, this);
-        f.publish(p);
+    private void promote(Latent f, boolean shareNow, String reason, boolean outer) {
+        ClaimableTask p = f.promote(this);
         promoted++;
         lastPromoted = p;
         if (TRACE) {
@@ -296,7 +353,7 @@ public final class LatentStack extends LatentStackRequest {
     private void settleInline(int from) {
         while (top > from && top > base) {
             int t = top - 1;
-            LazyFuture<?> f = (LazyFuture<?>) slots[t];
+            Latent f = (Latent) slots[t];
             slots[t] = null;
             top = t;
             f.runDetached(this);
@@ -341,9 +398,9 @@ public final class LatentStack extends LatentStackRequest {
             return;
         }
         int fl = floor;
-        List<LazyFuture<?>> left = new ArrayList<>(top - from);
+        List<Latent> left = new ArrayList<>(top - from);
         for (int i = from; i < top; i++) {
-            left.add((LazyFuture<?>) slots[i]);
+            left.add((Latent) slots[i]);
             slots[i] = null;
         }
         top = from;
@@ -371,6 +428,34 @@ public final class LatentStack extends LatentStackRequest {
      */
     public void exitSteal(int previous) {
         floor = Math.min(previous, Math.max(1, top));
+    }
+
+    /** Owner: a frame deferred a woven call (see {@link FutureCall}'s spawn decision). */
+    void callDeferred() {
+        if (worker != null) {
+            worker.deferredCalls(worker.deferredCalls() + 1);
+        } else {
+            externalDeferred++;
+        }
+    }
+
+    /** Owner: the frame that deferred a woven call has its result. */
+    void callConsumed() {
+        if (worker != null) {
+            worker.deferredCalls(worker.deferredCalls() - 1);
+        } else {
+            externalDeferred--;
+        }
+    }
+
+    /** Owner, not a worker: deferred woven calls whose frames wait for them. */
+    int externalDeferred() {
+        return externalDeferred;
+    }
+
+    /** Owner: true if no latent entry above the floor could be given to a hungry worker. */
+    boolean nothingToGive() {
+        return top <= Math.max(base, floor);
     }
 
     // ------------------------------------------------------------------ requests from other threads

@@ -17,6 +17,9 @@ abstract class LatentStackOwnerFields {
      * "at or above the floor" stays a safe test (an entry may only look older than it is).
      */
     int floor = 1;
+    /** Free list of {@link FutureCall} records, so deferring a woven call allocates nothing in steady state. */
+    FutureCall[] spareCalls = new FutureCall[16];
+    int spareCallCount;
     long created;
     long promoted;
     long cancelled;

@@ -57,7 +57,7 @@ import java.util.function.Supplier;
  *
  * @param <T> result type
  */
-public class LazyFuture<T> implements Future<T> {
+public class LazyFuture<T> extends Latent implements Future<T> {
     private static final VarHandle CELL;
 
     static {
@@ -170,6 +170,7 @@ public class LazyFuture<T> implements Future<T> {
      * The owner runs a latent future outside a touch (NEVER mode, end of a region): nobody
      * observes a failure here, so it goes to the pool's untouched-failure ledger.
      */
+    @Override
     void runDetached(LatentStack s) {
         if (runHere(s) instanceof Outcome o && o.failure != null) {
             s.pool.untouchedFailures().add(this, o);
@@ -359,9 +360,11 @@ public class LazyFuture<T> implements Future<T> {
         return c != null && Outcome.isFinal(c);
     }
 
-    /** Where the future was created, if promotion tracing is on. */
-    String site() {
-        return "(unknown; run with -Dspindle.debug.promotions=true)";
+    @Override
+    ClaimableTask promote(LatentStack stack) {
+        PromotedFuture p = new PromotedFuture(this, cell, stack);
+        publish(p);
+        return p;
     }
 
     @Override

@@ -1,36 +1,18 @@
 package dev.spindle.future;
 
-import dev.spindle.runtime.Task;
 import dev.spindle.runtime.Worker;
-
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * A {@link LazyFuture} its owner promoted: a task on the owner's deque (or the pool's submission
  * queue) that any worker may steal, and that any toucher may claim and run itself.
  *
- * <p>Two kinds of thread may try to run it — whoever takes it from the deque, and a toucher that
- * finds it not started — so running starts with a claim (one CAS, off the owner's fast path). The
- * body's outcome is stored into the future's cell (release) before the task completes, so a
+ * <p>Running starts with a claim ({@link ClaimableTask}). The body's outcome is stored into the future's cell (release) before the task completes, so a
  * thread that saw the task complete, or reads the cell with acquire, sees the final outcome.
  */
-final class PromotedFuture extends Task<Object> {
-    private static final VarHandle CLAIMED;
-
-    static {
-        try {
-            CLAIMED = MethodHandles.lookup().findVarHandle(PromotedFuture.class, "claimed", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
+final class PromotedFuture extends ClaimableTask {
     final LazyFuture<?> future;
     private Object body;
     private final LatentStack promoter;
-    private volatile int claimed;
-    private volatile Thread runner;
     /** Set by a toucher that runs the body itself: its failure is then observed by that touch. */
     private boolean byTouch;
 
@@ -38,19 +20,6 @@ final class PromotedFuture extends Task<Object> {
         this.future = future;
         this.body = body;
         this.promoter = promoter;
-    }
-
-    @Override
-    protected boolean tryClaim() {
-        if (claimed == 0 && CLAIMED.compareAndSet(this, 0, 1)) {
-            runner = Thread.currentThread();
-            return true;
-        }
-        return false;
-    }
-
-    boolean isClaimed() {
-        return claimed != 0;
     }
 
     @Override

@@ -86,6 +86,16 @@ public final class Worker extends Thread {
     /** This worker's latent futures (see {@link LatentStack}). */
     final LatentStack latent;
 
+    /**
+     * Woven futures ({@code FutureCall}): how many frames of the task this worker runs deferred a
+     * call and still wait for it — the depth, in deferring frames, of the current call path.
+     * Owner-only, and on the Worker itself so that the spawn decision at every woven call is one
+     * load from the current thread. Saved and reset around each stolen task.
+     */
+    private int deferredCalls;
+    /** Woven futures: calls made at their declaration until this worker next looks for a request. */
+    private int requestPoll;
+
     Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
         super(pool.threadGroup(), null, pool.workerName(index), 0L, false);
         this.pool = pool;
@@ -126,6 +136,39 @@ public final class Worker extends Thread {
      */
     public LatentStack latentStack() {
         return latent;
+    }
+
+    /**
+     * Owner, for the futures runtime: frames of the current task waiting for a deferred woven call.
+     *
+     * @return the count
+     */
+    public int deferredCalls() {
+        return deferredCalls;
+    }
+
+    /**
+     * Owner, for the futures runtime: sets the count of deferred woven calls.
+     *
+     * @param n the count
+     */
+    public void deferredCalls(int n) {
+        deferredCalls = n;
+    }
+
+    /**
+     * Owner, for the futures runtime: true once every {@code interval + 1} calls, when a woven call
+     * made at its declaration should look at the request flag.
+     *
+     * @param interval calls between looks
+     * @return whether to look now
+     */
+    public boolean pollRequests(int interval) {
+        if (--requestPoll >= 0) {
+            return false;
+        }
+        requestPoll = interval;
+        return true;
     }
 
     @Override
@@ -268,6 +311,8 @@ public final class Worker extends Thread {
     private void runStolen(Task<?> t) {
         Task<?> outer = runningSteal;
         int outerLatentFloor = latent.enterSteal();
+        int outerDeferredCalls = deferredCalls;
+        deferredCalls = 0;
         t.stealFloor = deque.topIndex();
         runningSteal = t;                    // volatile: publishes the floor to waiters that read it
         try {
@@ -275,6 +320,7 @@ public final class Worker extends Thread {
         } finally {
             runningSteal = outer;
             latent.exitSteal(outerLatentFloor);
+            deferredCalls = outerDeferredCalls;
         }
     }
 

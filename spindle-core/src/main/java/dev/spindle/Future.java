@@ -1,0 +1,47 @@
+package dev.spindle;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The future directive: marks a local variable whose initializer (or later assignment) is a method
+ * call that may run concurrently with the code that follows it, as in DBLFutures.
+ *
+ * <pre>{@code
+ * static long fib(int n) {
+ *     if (n < 2) return n;
+ *     @Future long a = fib(n - 1);      // a potential future: the runtime decides
+ *     long b = fib(n - 2);
+ *     return a + b;                     // the first read of a waits for its value
+ * }
+ * }</pre>
+ *
+ * <p>The annotation does nothing by itself: javac records it in the class file (a type annotation
+ * on the local variable), and the Spindle weaver — the {@code spindle-maven-plugin} goal
+ * {@code weave}, the {@code spindle-agent} javaagent, or {@code ./spindle weave} — rewrites each
+ * annotated method. The woven method's meaning does not depend on what the runtime decides:
+ * <ul>
+ * <li>the receiver and arguments are evaluated at the declaration, in source order;</li>
+ * <li>the call runs either right there, or later on this thread, or on another worker; the first
+ * read of the variable waits for its value, later reads are plain loads;</li>
+ * <li>an exception thrown by the call is thrown, as the original exception, at the first read
+ * of the variable — or, if the value is never read, when the method exits; the code between the
+ * declaration and that read may have run;</li>
+ * <li>the method never exits, normally or by an exception, while a call it started may still be
+ * running: every outstanding call is waited for before each exit, when the variable is assigned
+ * again, and when control leaves the variable's scope (so a future declared in a loop body is
+ * finished by the end of its iteration);</li>
+ * <li>a call declared where the method holds a monitor (a synchronized method or block) runs at
+ * its declaration, since another thread running it could need that monitor.</li>
+ * </ul>
+ * With {@code -Dspindle.spawn=never} every call runs at its declaration, so a woven program can be
+ * stepped through as its serial code.
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE_USE)
+public @interface Future {
+}

@@ -1,0 +1,398 @@
+package dev.spindle.future;
+
+import dev.spindle.runtime.Worker;
+
+import java.util.Arrays;
+
+/**
+ * One potential future of woven code ({@code @Future T x = call(args);}) that the runtime chose to
+ * defer: the call's receiver and arguments, and later its result. The static methods are the
+ * interface between woven code and the runtime; the weaver's documentation in
+ * {@code docs/ARCHITECTURE.md} §10 shows the code it emits around them.
+ *
+ * <h2>The spawn decision</h2>
+ * At each declaration the woven code evaluates the receiver and arguments into locals and asks
+ * {@link #begin}. Mostly the answer is "run it here and now": the call is made at once, as in the
+ * serial program, and nothing is allocated or recorded — only its failure, if any, is kept for
+ * the first read. The runtime defers the call only near the top of the current task's recursion:
+ * while fewer than {@link #LATENT_LIMIT} frames on the current call path deferred a call and
+ * still wait for it (a count on the worker, one load from the current thread), or when a
+ * hungry worker asked for work and none is latent to give (polled every 64 calls). Then the
+ * woven code fills a record — taken from a per-thread free list, so steady state allocates
+ * nothing — and {@link #submit}s it onto the thread's {@link LatentStack}. The records are the
+ * outermost calls of the recursion, the largest pieces of work; when another worker is hungry
+ * the owner promotes the oldest one into a task ({@link PromotedCall}, the only allocation). Spawn=always defers and promotes every call;
+ * spawn=never runs every call at its declaration.
+ *
+ * <h2>The first read</h2>
+ * {@link #touchLong} / {@link #touchRef} pop a record still latent on the owner's stack (or claim
+ * a promoted one nobody started) and make the call here through its body; otherwise another
+ * worker runs it and they wait for it (on a worker, helping only with that call's own
+ * computation). Either way they return the result or throw the failure as itself. Only the owner thread ever touches its records, so none of this needs a lock; the one
+ * race — owner and thief both wanting a promoted call — is settled by the task's claim.
+ *
+ * <h2>Exits</h2>
+ * {@link #settle} finishes an outstanding call whose value will not be read (reassignment, end of
+ * the variable's scope, method exit) and accumulates its failure; {@link #throwIfFailed} raises it
+ * at the method's normal exit, {@link #merge} attaches it to an exception leaving the method.
+ */
+public final class FutureCall extends Latent {
+    /**
+     * Property: how deep, counted in frames that deferred a call, a task's recursion defers calls
+     * before it makes them at their declaration; default 8.
+     */
+    public static final String LATENT_LIMIT_PROPERTY = "spindle.directive.latent";
+    /** The limit in force (see {@link #LATENT_LIMIT_PROPERTY}). */
+    public static final int LATENT_LIMIT = parseLimit(System.getProperty(LATENT_LIMIT_PROPERTY));
+    /** Calls made at their declaration between two looks at the request flag. */
+    private static final int REQUEST_POLL = 63;
+
+    final LatentStack stack;
+    FutureCallBody body;
+    private long[] prims = new long[4];
+    private Object[] refs = new Object[4];
+    private int refCount;
+    private long bits;
+    private Object value;
+    private Throwable failure;
+    /** Set by the owner when it promotes this call; read only by the owner. */
+    private PromotedCall task;
+    /** Set by the owner when it ran the call outside a read (NEVER mode, end of a region). */
+    private boolean detached;
+
+    FutureCall(LatentStack stack) {
+        this.stack = stack;
+    }
+
+    static int parseLimit(String v) {
+        if (v == null || v.isBlank()) {
+            return 8;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalStateException("system property " + LATENT_LIMIT_PROPERTY
+                + " must be an integer >= 1, was \"" + v + "\"");
+    }
+
+    // ------------------------------------------------------------------ declaration
+
+    /**
+     * Woven code, at a declaration, after evaluating the receiver and arguments: null to make the
+     * call here and now, or a record (typed Object so woven frames never merge runtime types) to fill with {@link #putLong} / {@link #putRef} and
+     * {@link #submit}.
+     *
+     * @param body the call site's body
+     * @return a record, or null
+     */
+    public static Object begin(FutureCallBody body) {
+        if (LatentStack.MODE == SpawnMode.NEVER) {
+            return null;
+        }
+        if (Thread.currentThread() instanceof Worker w) {
+            if (LatentStack.MODE == SpawnMode.AUTO && w.deferredCalls() >= LATENT_LIMIT
+                    && !(w.pollRequests(REQUEST_POLL) && hungryAndNothingToGive(w.latentStack()))) {
+                return null;
+            }
+            return w.latentStack().takeCall(body);
+        }
+        return beginExternal(body);
+    }
+
+    /**
+     * A worker deep in its recursion (nothing more to defer by depth) looks at the request flag:
+     * if someone is hungry it gives its oldest latent call; if it has none to give, it defers
+     * this call so that the next request finds work.
+     */
+    private static boolean hungryAndNothingToGive(LatentStack s) {
+        if (!s.isRequested()) {
+            return false;
+        }
+        boolean empty = s.nothingToGive();
+        s.serviceIfRequested();
+        return empty;
+    }
+
+    /** A thread that is not a worker: the same decision, offering its oldest call to idle workers. */
+    private static Object beginExternal(FutureCallBody body) {
+        LatentStack s = LatentStack.current();
+        if (LatentStack.MODE == SpawnMode.AUTO && s.externalDeferred() >= LATENT_LIMIT) {
+            if (!s.pollExternal(REQUEST_POLL)) {
+                return null;
+            }
+            boolean empty = s.nothingToGive();
+            s.offerWork();
+            if (!empty) {
+                return null;
+            }
+        }
+        return s.takeCall(body);
+    }
+
+    /**
+     * Woven code: records argument {@code i} of the primitive kind (int-like, long, float and
+     * double widened or converted to their raw bits).
+     *
+     * @param i     index among the call's primitive arguments
+     * @param value the bits
+     */
+    public void putLong(int i, long value) {
+        long[] p = prims;
+        if (i >= p.length) {
+            prims = p = Arrays.copyOf(p, Math.max(i + 1, p.length * 2));
+        }
+        p[i] = value;
+    }
+
+    /**
+     * Woven code: records reference argument {@code i} (the receiver first, if any).
+     *
+     * @param i     index among the call's reference arguments
+     * @param value the reference
+     */
+    public void putRef(int i, Object value) {
+        Object[] r = refs;
+        if (i >= r.length) {
+            refs = r = Arrays.copyOf(r, Math.max(i + 1, r.length * 2));
+        }
+        r[i] = value;
+        if (i >= refCount) {
+            refCount = i + 1;
+        }
+    }
+
+    /** Woven code: makes the filled record latent on the owner's stack (from where it may be promoted). */
+    public void submit() {
+        Worker w = stack.worker;
+        if (w != null) {
+            w.deferredCalls(w.deferredCalls() + 1);
+        }
+        stack.push(this);
+    }
+
+    // ------------------------------------------------------------------ the body's side
+
+    /**
+     * The body: primitive argument {@code i}.
+     *
+     * @param i index
+     * @return the bits
+     */
+    public long argLong(int i) {
+        return prims[i];
+    }
+
+    /**
+     * The body: reference argument {@code i}.
+     *
+     * @param i index
+     * @return the reference
+     */
+    public Object argRef(int i) {
+        return refs[i];
+    }
+
+    /**
+     * The body: the call's primitive result, as bits.
+     *
+     * @param bits the result
+     */
+    public void resultLong(long bits) {
+        this.bits = bits;
+    }
+
+    /**
+     * The body: the call's reference result.
+     *
+     * @param value the result
+     */
+    public void resultRef(Object value) {
+        this.value = value;
+    }
+
+    void runBody() {
+        try {
+            body.run(this);
+        } catch (Throwable ex) {
+            failure = ex;
+        }
+    }
+
+    // ------------------------------------------------------------------ first read
+
+    /**
+     * Woven code, at the first read of a variable whose call is outstanding: the primitive
+     * result's bits. A call still latent (or promoted and not started) is made here; one another
+     * thread runs is waited for; a failure — kept from a call made at its declaration, or thrown
+     * by the call now — is thrown as the original exception.
+     *
+     * @param handle the variable's handle: a record or a kept Throwable
+     * @return the bits
+     */
+    public static long touchLong(Object handle) {
+        FutureCall c = complete(handle);
+        long v = c.bits;
+        Throwable f = c.failure;
+        c.stack.recycle(c);
+        if (f != null) {
+            throw Outcome.sneaky(f);
+        }
+        return v;
+    }
+
+    /**
+     * Woven code: like {@link #touchLong} for a reference result.
+     *
+     * @param handle the variable's handle: a record or a kept Throwable
+     * @return the result
+     */
+    public static Object touchRef(Object handle) {
+        FutureCall c = complete(handle);
+        Object v = c.value;
+        Throwable f = c.failure;
+        c.stack.recycle(c);
+        if (f != null) {
+            throw Outcome.sneaky(f);
+        }
+        return v;
+    }
+
+    private static FutureCall complete(Object handle) {
+        if (handle instanceof FutureCall c) {
+            LatentStack s = c.stack;
+            Object[] a = s.slots;
+            int t = s.top - 1;
+            if (a[t] == c) {                              // latent on top: the common case
+                a[t] = null;
+                s.top = t;
+                c.runBody();
+            } else {
+                c.completeSlow();
+            }
+            s.callConsumed();
+            return c;
+        }
+        throw Outcome.sneaky((Throwable) handle);
+    }
+
+    /** Owner: the call is not on top of the stack: latent below, promoted, or run already. */
+    private void completeSlow() {
+        PromotedCall p = task;
+        if (p == null && !detached) {
+            if (!stack.remove(this)) {
+                throw new IllegalStateException("woven future neither latent, promoted nor run: " + this);
+            }
+            runBody();
+        } else if (p != null && p.tryClaim()) {
+            runBody();
+        } else {
+            await();
+        }
+    }
+
+    /** Owner: waits until the thread that claimed the promoted call finished it. */
+    private void await() {
+        PromotedCall p = task;
+        if (p == null || p.isDone()) {
+            return;
+        }
+        if (Thread.currentThread() instanceof Worker w && w.pool() == stack.pool) {
+            w.awaitFuture(p);
+        } else {
+            p.quietlyJoin();
+        }
+    }
+
+    // ------------------------------------------------------------------ exits
+
+    /**
+     * Woven code: finishes an outstanding call whose value is not going to be read (the variable
+     * is assigned again, its scope ends, or the method exits) — running it here if nobody started
+     * it — and folds its failure into {@code pending}.
+     *
+     * @param pending the failures kept so far, or null
+     * @param handle  the variable's handle (a record, a Throwable, or null)
+     * @return the failures kept now, or null
+     */
+    public static Throwable settle(Throwable pending, Object handle) {
+        if (handle == null) {
+            return pending;
+        }
+        Throwable f = handle instanceof FutureCall c ? c.finish() : (Throwable) handle;
+        return merge(pending, f);
+    }
+
+    private Throwable finish() {
+        completeSlow();
+        stack.callConsumed();
+        Throwable f = failure;
+        stack.recycle(this);
+        return f;
+    }
+
+    /**
+     * Woven code: {@code primary} with {@code other} attached as suppressed (if distinct); either
+     * may be null.
+     *
+     * @param primary the exception that wins
+     * @param other   another failure
+     * @return the winner, or null if both are null
+     */
+    public static Throwable merge(Throwable primary, Throwable other) {
+        if (other == null || other == primary) {
+            return primary;
+        }
+        if (primary == null) {
+            return other;
+        }
+        primary.addSuppressed(other);
+        return primary;
+    }
+
+    /**
+     * Woven code, at a normal exit: throws the kept failure of a call whose value was never read.
+     *
+     * @param pending from {@link #settle}, or null
+     */
+    public static void throwIfFailed(Throwable pending) {
+        if (pending != null) {
+            throw Outcome.sneaky(pending);
+        }
+    }
+
+    // ------------------------------------------------------------------ Latent
+
+    @Override
+    ClaimableTask promote(LatentStack s) {
+        PromotedCall p = new PromotedCall(this);
+        task = p;
+        return p;
+    }
+
+    @Override
+    void runDetached(LatentStack s) {
+        runBody();
+        detached = true;
+    }
+
+    /** Owner: forgets everything for reuse (drops references so nothing stays reachable). */
+    void clear() {
+        Arrays.fill(refs, 0, refCount, null);
+        refCount = 0;
+        value = null;
+        failure = null;
+        task = null;
+        detached = false;
+        body = null;
+    }
+
+    @Override
+    public String toString() {
+        return "FutureCall[" + (task != null ? "promoted" : detached ? "ran" : "latent") + ", body=" + body + "]";
+    }
+}

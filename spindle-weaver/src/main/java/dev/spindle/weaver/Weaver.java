@@ -1,0 +1,164 @@
+package dev.spindle.weaver;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Rewrites the {@code @Future} local variables of a class file onto Spindle's runtime (see
+ * {@link dev.spindle.weaver} and ARCHITECTURE §10). A pure function of the bytes: it loads and
+ * initializes nothing (super classes for stack-map frames come from a {@link ClassHierarchy}),
+ * and the same bytes in give the same bytes out. A woven class carries an invisible
+ * {@code @dev.spindle.weaver.Woven} marker, so weaving it again changes nothing.
+ *
+ * <pre>{@code
+ * Weaver weaver = new Weaver(ClassHierarchy.ofLoader(getClass().getClassLoader()));
+ * WeaveResult r = weaver.weave(classFileBytes);
+ * if (r.changed()) Files.write(path, r.bytes());
+ * r.refusals().forEach(System.err::println);
+ * }</pre>
+ */
+public final class Weaver {
+    /** The marker a woven class carries (invisible at run time). */
+    public static final String WOVEN_DESC = "Ldev/spindle/weaver/Woven;";
+    /** The oldest class file version the weaver rewrites (Java 8: invokedynamic lambdas). */
+    static final int MIN_VERSION = Opcodes.V1_8;
+
+    private final ClassHierarchy hierarchy;
+
+    /**
+     * @param hierarchy where super classes are read from when frames are computed
+     */
+    public Weaver(ClassHierarchy hierarchy) {
+        this.hierarchy = Objects.requireNonNull(hierarchy, "hierarchy");
+    }
+
+    /**
+     * Weaves one class file.
+     *
+     * @param classFile the class file's bytes
+     * @return what was done; {@link WeaveResult#bytes()} is null if nothing changed
+     * @throws InvalidClassFileException if the bytes are not a class file this weaver can read
+     */
+    public WeaveResult weave(byte[] classFile) {
+        ClassReader reader;
+        ClassNode cn = new ClassNode();
+        try {
+            reader = new ClassReader(classFile);
+            reader.accept(cn, 0);
+        } catch (IllegalArgumentException e) {
+            String version = classFile.length >= 8 ? " (class file major version "
+                    + (((classFile[6] & 0xff) << 8) | (classFile[7] & 0xff)) + ")" : "";
+            throw new InvalidClassFileException("unsupported class file" + version
+                    + ": newer than this weaver's ASM reads (" + e.getMessage() + ")", e);
+        } catch (RuntimeException e) {
+            throw new InvalidClassFileException("not a valid class file: " + e, e);
+        }
+        String className = cn.name.replace('/', '.');
+        List<WovenMethod> woven = new ArrayList<>();
+        List<Refusal> refusals = new ArrayList<>();
+        if (isWoven(cn)) {
+            return new WeaveResult(className, null, woven, refusals, true);
+        }
+        for (String f : FutureVariableFinder.annotatedFields(cn)) {
+            refusals.add(new Refusal(className, null, -1, "@Future on field " + f
+                    + ": it applies only to local variables initialized by a method call"));
+        }
+        List<MethodNode> targets = new ArrayList<>();
+        for (MethodNode mn : cn.methods) {
+            if (mn.instructions.size() > 0 && FutureVariableFinder.mentions(mn)) {
+                targets.add(mn);
+            }
+        }
+        if (targets.isEmpty()) {
+            return new WeaveResult(className, null, woven, refusals, false);
+        }
+        if ((cn.version & 0xffff) < MIN_VERSION) {
+            refusals.add(new Refusal(className, null, -1, "class file version " + (cn.version & 0xffff)
+                    + " is older than Java 8; recompile with --release 8 or newer"));
+            return new WeaveResult(className, null, woven, refusals, false);
+        }
+        int site = 0;
+        List<MethodNode> bodies = new ArrayList<>();
+        for (MethodNode mn : targets) {
+            String method = mn.name + mn.desc;
+            try {
+                List<FutureVariable> vars = FutureVariableFinder.find(cn, mn);
+                if (vars.isEmpty()) {
+                    continue;
+                }
+                MethodWeaver w = new MethodWeaver(cn, mn, vars, site);
+                var thisInit = w.check();
+                w.rewrite(thisInit);
+                site = w.nextSite();
+                bodies.addAll(w.bodies);
+                int calls = 0;
+                for (FutureVariable v : vars) {
+                    calls += v.sites.size();
+                }
+                woven.add(new WovenMethod(className, method, vars.size(), calls));
+            } catch (UnsupportedShapeException e) {
+                refusals.add(new Refusal(className, method, e.line, e.getMessage()));
+            }
+        }
+        if (woven.isEmpty()) {
+            return new WeaveResult(className, null, woven, refusals, false);
+        }
+        if (!refusals.isEmpty()) {
+            // refused methods were analysed but never changed; the class is still written, so an
+            // agent can run the supported methods; the plugin and the CLI fail the build instead
+        }
+        cn.methods.addAll(bodies);
+        if (cn.invisibleAnnotations == null) {
+            cn.invisibleAnnotations = new ArrayList<>();
+        }
+        cn.invisibleAnnotations.add(new AnnotationNode(WOVEN_DESC));
+        HierarchyClassWriter cw = new HierarchyClassWriter(hierarchy);
+        try {
+            cn.accept(cw);
+            return new WeaveResult(className, cw.toByteArray(), woven, refusals, false);
+        } catch (ClassHierarchy.TypeNotFoundException e) {
+            List<Refusal> all = new ArrayList<>(refusals);
+            all.add(new Refusal(className, null, -1, e.getMessage()));
+            return new WeaveResult(className, null, List.of(), all, false);
+        }
+    }
+
+    /**
+     * True if the class file carries the woven marker.
+     *
+     * @param classFile bytes
+     * @return whether it was woven already
+     */
+    public static boolean isWoven(byte[] classFile) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(classFile).accept(cn, ClassReader.SKIP_CODE);
+        return isWoven(cn);
+    }
+
+    private static boolean isWoven(ClassNode cn) {
+        if (cn.invisibleAnnotations != null) {
+            for (AnnotationNode a : cn.invisibleAnnotations) {
+                if (WOVEN_DESC.equals(a.desc)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The input is not a class file the weaver can read (corrupt, or newer than its ASM). */
+    public static final class InvalidClassFileException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidClassFileException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

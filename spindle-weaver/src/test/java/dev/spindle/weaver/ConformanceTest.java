@@ -1,0 +1,119 @@
+package dev.spindle.weaver;
+
+import dev.spindle.future.SpawnMode;
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The conformance corpus ({@code src/test/resources/corpus}): every {@code shape*} method,
+ * compiled here by javac, woven, and run on the calling thread and on pools of 1 and 2 workers,
+ * gives exactly what the unwoven method gives — its value, or its exception's class and message.
+ * Surefire runs this class three times: spawn=auto (this JVM's default), always and never. The
+ * corpus is compiled twice: with a LocalVariableTable ({@code -g}) and without ({@code -g:lines,source}).
+ */
+class ConformanceTest {
+    private static final List<Variant> VARIANTS = new ArrayList<>();
+
+    private record Variant(String name, Class<?> plain, Class<?> woven) {
+    }
+
+    @BeforeAll
+    static void compileAndWeave() throws Exception {
+        for (String[] opt : new String[][] {{"-g"}, {"-g:lines,source"}}) {
+            Map<String, byte[]> plain = Corpus.compile(Corpus.resourceDir("corpus/corpus"), opt);
+            Map<String, byte[]> woven = Corpus.weaveAll(plain);
+            Class<?> p = Class.forName("corpus.Shapes", true, new Corpus.Loader("plain", plain));
+            Class<?> w = Class.forName("corpus.Shapes", true, new Corpus.Loader("woven", woven));
+            VARIANTS.add(new Variant(String.join(" ", opt), p, w));
+        }
+    }
+
+    @TestFactory
+    List<DynamicTest> everyShapeMatchesTheUnwovenMethod() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Variant v : VARIANTS) {
+            List<Method> shapes = new ArrayList<>(Arrays.stream(v.plain().getDeclaredMethods())
+                    .filter(m -> m.getName().startsWith("shape") && Modifier.isStatic(m.getModifiers()))
+                    .toList());
+            shapes.sort((a, b) -> a.getName().compareTo(b.getName()));
+            assertTrue(shapes.size() >= 40, "the corpus has " + shapes.size() + " shapes");
+            for (Method plain : shapes) {
+                for (int workers : new int[] {0, 1, 2}) {
+                    String name = plain.getName() + " [" + v.name() + ", spawn=" + SpawnMode.current().name().toLowerCase()
+                            + ", " + (workers == 0 ? "caller thread" : workers + " worker(s)") + "]";
+                    tests.add(DynamicTest.dynamicTest(name, () -> {
+                        Method woven = v.woven().getDeclaredMethod(plain.getName());
+                        String expected = expectation(v.woven(), plain.getName(), outcome(plain));
+                        for (int round = 0; round < 3; round++) {
+                            String actual = workers == 0 ? outcome(woven) : onPool(workers, woven);
+                            assertEquals(expected, actual, name + ", round " + round);
+                        }
+                    }));
+                }
+            }
+        }
+        return tests;
+    }
+
+    /**
+     * The unwoven outcome, or — for a shape whose future call throws where the serial code would
+     * let it escape but the woven code raises it at a read inside a handler — the outcome the
+     * directive's semantics define, declared by the corpus as {@code expect_<shape>}.
+     */
+    static String expectation(Class<?> shapes, String shape, String unwoven) throws ReflectiveOperationException {
+        for (java.lang.reflect.Field f : shapes.getDeclaredFields()) {
+            if (f.getName().equals("expect_" + shape)) {
+                f.setAccessible(true);
+                String e = (String) f.get(null);
+                assertTrue(!e.equals(unwoven), shape + " declares an expectation equal to the serial outcome");
+                return e;
+            }
+        }
+        return unwoven;
+    }
+
+    /** The method's value, or its exception's class and message. */
+    static String outcome(Method m) {
+        try {
+            Object r = m.invoke(null);
+            return "value " + (r instanceof int[] a ? Arrays.toString(a) : Objects.toString(r));
+        } catch (InvocationTargetException e) {
+            Throwable t = e.getCause();
+            return "threw " + t.getClass().getName() + ": " + t.getMessage();
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static String onPool(int workers, Method m) throws InterruptedException {
+        SpindlePool pool = new SpindlePool(workers);
+        try {
+            return pool.invoke(new Task<String>() {
+                @Override
+                protected String compute() {
+                    return outcome(m);
+                }
+            });
+        } finally {
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool of " + workers + " running " + m.getName()
+                    + " did not terminate within 30 s");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package bad;
+
+import dev.spindle.Future;
+
+public class BadLambdaInitializer {
+    Runnable m() { @Future Runnable r = () -> {}; return r; }
+}

@@ -1,0 +1,193 @@
+package corpus;
+
+import dev.spindle.Future;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntUnaryOperator;
+
+/** Conformance shapes: every public static method named shape* is run woven and unwoven and compared. */
+public class Shapes {
+    // ------------------------------------------------------------------ helpers (pure)
+    static int sq(int x) { return x * x; }
+    static long big(long x) { return x * 1_000_000_007L; }
+    static double half(double x) { return x / 2; }
+    static float third(float x) { return x / 3; }
+    static boolean odd(int x) { return (x & 1) != 0; }
+    static byte low(int x) { return (byte) x; }
+    static char letter(int x) { return (char) ('a' + x % 26); }
+    static short shorty(int x) { return (short) (x * 3); }
+    static String text(int x) { return "t" + x; }
+    static List<Integer> range(int n) { List<Integer> l = new ArrayList<>(); for (int i = 0; i < n; i++) l.add(i); return l; }
+    static int[] squares(int n) { int[] a = new int[n]; for (int i = 0; i < n; i++) a[i] = i * i; return a; }
+    static int fail(int x) { if (x >= 0) throw new IllegalArgumentException("bad " + x); return x; }
+    static int sum(int... xs) { int s = 0; for (int x : xs) s += x; return s; }
+    static long mix(long a, double b, int c, String d, float e, Object f) { return a + (long) b + c + d.length() + (long) e + f.hashCode() % 7; }
+    private static int secret(int x) { return x + 42; }
+    static final AtomicInteger CALLS = new AtomicInteger();
+    static int counted(int x) { CALLS.incrementAndGet(); return x; }
+    static int fib(int n) { if (n < 2) return n; @Future int a = fib(n - 1); int b = fib(n - 2); return a + b; }
+
+    interface Op { int apply(int x); static int twice(int x) { return 2 * x; } default int thrice(int x) { @Future int y = apply(x); return 3 * y; } }
+    static final class Adder implements Op { final int k; Adder(int k) { this.k = k; } public int apply(int x) { return x + k; } int plus(int x) { return x + k; } }
+    static Adder pick(int i) { return new Adder(i * 10); }
+
+    // ------------------------------------------------------------------ primitive types and references
+    public static int shapeInt() { @Future int x = sq(7); int y = sq(3); return x + y; }
+    public static long shapeLong() { @Future long x = big(12345); long y = big(2); return x - y; }
+    public static double shapeDouble() { @Future double x = half(9.5); double y = half(1); return x * y; }
+    public static float shapeFloat() { @Future float x = third(10f); return x + 1f; }
+    public static boolean shapeBoolean() { @Future boolean x = odd(7); boolean y = odd(2); return x && !y; }
+    public static byte shapeByte() { @Future byte x = low(300); return (byte) (x + 1); }
+    public static char shapeChar() { @Future char x = letter(30); return x; }
+    public static short shapeShort() { @Future short x = shorty(1000); return x; }
+    public static String shapeString() { @Future String s = text(5); return s + "!"; }
+    public static int shapeGenerics() { @Future List<Integer> l = range(10); int s = 0; for (int v : l) s += v; return s; }
+    public static int shapeArray() { @Future int[] a = squares(6); return a[5] + a.length; }
+    public static long shapeMixedArguments() { @Future long x = mix(3L, 2.5, 4, "abcd", 1.5f, "k"); return x; }
+    public static Integer shapeBoxing() { @Future Integer x = sq(9); return x; }
+    public static int shapeUnboxing() { Map<String, Integer> m = new HashMap<>(); m.put("a", 5); @Future int x = m.get("a"); return x * 2; }
+    public static String shapeCheckcast() { List<String> l = List.of("p", "q"); @Future String s = l.get(1); return s; }
+    public static long shapeWidening() { @Future long x = sq(100000); return x * 3; }
+
+    // ------------------------------------------------------------------ several futures
+    public static int shapeThreeFutures() { @Future int a = sq(2); @Future int b = sq(3); @Future int c = sq(4); return a * 100 + b * 10 + c; }
+    public static int shapeReadInReverse() { @Future int a = sq(2); @Future int b = sq(3); int rb = b; int ra = a; return ra * 10 + rb; }
+    public static int shapeSeventyFutures() {
+        @Future int v0 = sq(0);
+        @Future int v1 = sq(1);
+        @Future int v2 = sq(2);
+        @Future int v3 = sq(3);
+        @Future int v4 = sq(4);
+        @Future int v5 = sq(5);
+        @Future int v6 = sq(6);
+        @Future int v7 = sq(7);
+        @Future int v8 = sq(8);
+        @Future int v9 = sq(9);
+        @Future int v10 = sq(10);
+        @Future int v11 = sq(11);
+        @Future int v12 = sq(12);
+        @Future int v13 = sq(13);
+        @Future int v14 = sq(14);
+        @Future int v15 = sq(15);
+        @Future int v16 = sq(16);
+        @Future int v17 = sq(17);
+        @Future int v18 = sq(18);
+        @Future int v19 = sq(19);
+        @Future int v20 = sq(20);
+        @Future int v21 = sq(21);
+        @Future int v22 = sq(22);
+        @Future int v23 = sq(23);
+        @Future int v24 = sq(24);
+        @Future int v25 = sq(25);
+        @Future int v26 = sq(26);
+        @Future int v27 = sq(27);
+        @Future int v28 = sq(28);
+        @Future int v29 = sq(29);
+        @Future int v30 = sq(30);
+        @Future int v31 = sq(31);
+        @Future int v32 = sq(32);
+        @Future int v33 = sq(33);
+        @Future int v34 = sq(34);
+        @Future int v35 = sq(35);
+        @Future int v36 = sq(36);
+        @Future int v37 = sq(37);
+        @Future int v38 = sq(38);
+        @Future int v39 = sq(39);
+        @Future int v40 = sq(40);
+        @Future int v41 = sq(41);
+        @Future int v42 = sq(42);
+        @Future int v43 = sq(43);
+        @Future int v44 = sq(44);
+        @Future int v45 = sq(45);
+        @Future int v46 = sq(46);
+        @Future int v47 = sq(47);
+        @Future int v48 = sq(48);
+        @Future int v49 = sq(49);
+        @Future int v50 = sq(50);
+        @Future int v51 = sq(51);
+        @Future int v52 = sq(52);
+        @Future int v53 = sq(53);
+        @Future int v54 = sq(54);
+        @Future int v55 = sq(55);
+        @Future int v56 = sq(56);
+        @Future int v57 = sq(57);
+        @Future int v58 = sq(58);
+        @Future int v59 = sq(59);
+        @Future int v60 = sq(60);
+        @Future int v61 = sq(61);
+        @Future int v62 = sq(62);
+        @Future int v63 = sq(63);
+        @Future int v64 = sq(64);
+        @Future int v65 = sq(65);
+        @Future int v66 = sq(66);
+        @Future int v67 = sq(67);
+        @Future int v68 = sq(68);
+        @Future int v69 = sq(69);
+        return v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18 + v19 + v20 + v21 + v22 + v23 + v24 + v25 + v26 + v27 + v28 + v29 + v30 + v31 + v32 + v33 + v34 + v35 + v36 + v37 + v38 + v39 + v40 + v41 + v42 + v43 + v44 + v45 + v46 + v47 + v48 + v49 + v50 + v51 + v52 + v53 + v54 + v55 + v56 + v57 + v58 + v59 + v60 + v61 + v62 + v63 + v64 + v65 + v66 + v67 + v68 + v69;
+    }
+    public static int shapeFutureAsArgument() { @Future int a = sq(3); @Future int b = sq(a); return b; }
+
+    // ------------------------------------------------------------------ loops
+    public static int shapeLoop() { int s = 0; for (int i = 0; i < 50; i++) { @Future int x = sq(i); s += x; } return s; }
+    public static int shapeNestedLoops() { int s = 0; for (int i = 0; i < 8; i++) { for (int j = 0; j < 8; j++) { @Future int x = sq(i * j); s += x; } } return s; }
+    public static int shapeLoopNeverRead() { CALLS.set(0); for (int i = 0; i < 40; i++) { @Future int x = counted(i); } return CALLS.get(); }
+    public static int shapeLoopReassigned() { @Future int x = sq(1); int s = 0; for (int i = 0; i < 20; i++) { x = sq(i); s += x; } return s + x; }
+    public static int shapeLoopBreak() { int s = 0; for (int i = 0; i < 100; i++) { @Future int x = counted(i); if (i == 7) break; s += x; } return s; }
+    public static int shapeLoopContinue() { int s = 0; for (int i = 0; i < 30; i++) { @Future int x = sq(i); if (i % 3 == 0) continue; s += x; } return s; }
+    public static int shapeWhileLoop() { int i = 0, s = 0; while (i < 25) { @Future int x = sq(i++); s ^= x; } return s; }
+
+    // ------------------------------------------------------------------ exceptions
+    public static int shapeTryAroundDeclaration() { int r; try { @Future int x = sq(6); r = x; } catch (RuntimeException e) { r = -1; } return r; }
+    // Where the future call's exception would escape at the declaration in the serial code, the
+    // woven method raises it at the first read (the directive's semantics); expect_* says what then.
+    static final String expect_shapeCaughtAtRead = "value ran:bad 3";
+    static final String expect_shapeTryAroundRead = "value -6";
+    public static String shapeCaughtAtRead() { @Future int x = fail(3); String before = "ran"; try { return before + x; } catch (IllegalArgumentException e) { return before + ":" + e.getMessage(); } }
+    public static int shapeThrownAtRead() { @Future int x = fail(4); return x + 1; }
+    public static int shapeNeverReadFailure() { @Future int x = fail(5); return 17; }
+    public static int shapeFinally() { int[] box = {0}; try { @Future int x = sq(5); box[0] = x; return x; } finally { box[0]++; } }
+    public static int shapeTryAroundRead() { @Future int x = fail(6); int r; try { r = x; } catch (IllegalArgumentException e) { r = -6; } return r; }
+    public static int shapeContinuationThrows() { @Future int x = sq(8); if (x >= 0) throw new IllegalStateException("continuation"); return x; }
+    public static int shapeFailureInLoop() { int s = 0; for (int i = 0; i < 5; i++) { @Future int x = fail(i - 3); s += x; } return s; }
+
+    // ------------------------------------------------------------------ monitors
+    public static synchronized int shapeSynchronizedMethod() { @Future int x = sq(11); return x + 1; }
+    private static final Object LOCK = new Object();
+    public static int shapeSynchronizedBlock() { int r; synchronized (LOCK) { @Future int x = sq(12); r = x; } @Future int y = sq(2); return r + y; }
+
+    // ------------------------------------------------------------------ kinds of call
+    public static int shapeVirtual() { Adder a = new Adder(5); @Future int x = a.plus(3); return x; }
+    public static int shapeInterface() { Op op = new Adder(7); @Future int x = op.apply(3); return x; }
+    public static int shapeStaticInterface() { @Future int x = Op.twice(21); return x; }
+    public static int shapeDefaultMethod() { return new Adder(1).thrice(4); }
+    public static int shapePrivate() { @Future int x = secret(1); return x; }
+    public static int shapeVarargs() { @Future int x = sum(1, 2, 3, 4); return x; }
+    public static int shapeReceiverExpression() { int i = 3; @Future int x = pick(i).plus(i * 2); return x; }
+    public static int shapeRecursion() { return fib(20); }
+    public static int shapeLambda() { IntUnaryOperator f = v -> { @Future int x = sq(v); return x + 1; }; return f.applyAsInt(9); }
+    public static int shapeInnerClass() { return new Object() { int go(int v) { @Future int x = sq(v); return x - 1; } }.go(13); }
+    public static int shapeConstructor() { return new Built(6).value; }
+    public static int shapeSuperCall() { return new Derived().value(); }
+    public static int shapeInstanceMethodOnThis() { return new Derived().twiceValue(); }
+
+    // ------------------------------------------------------------------ reads
+    public static String shapeSwitchRead() { @Future int x = sq(3); switch (x) { case 9: return "nine"; case 4: return "four"; default: return "other"; } }
+    public static int shapeConditionalRead() { @Future int x = sq(4); boolean c = odd(3); return c ? x : -x; }
+    public static int shapeReadInOneBranch() { @Future int x = sq(5); if (odd(2)) { return x; } return 100; }
+    public static int shapeNeverRead() { CALLS.set(0); @Future int x = counted(3); return CALLS.get() * 0 + 4; }
+    public static int shapePlainReassignment() { @Future int x = sq(9); x = 5; return x; }
+    public static int shapeIncrement() { @Future int x = sq(9); x++; x += 2; return x; }
+    public static int shapeReadTwice() { @Future int x = sq(6); int a = x; int b = x; return a + b; }
+    public static int shapeDeclaredLater() { @Future int x; int k = 3; x = sq(k); return x; }
+
+    static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }
+    static class Base { int value() { return 10; } }
+    static class Derived extends Base {
+        @Override int value() { @Future int x = super.value(); return x + 1; }
+        int twiceValue() { @Future int x = value(); return 2 * x; }
+    }
+}
