@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 
 /** The {@code ./spindle} command line: {@code spindle bench ...}. */
 @Command(name = "spindle", mixinStandardHelpOptions = true, version = "spindle 0.1.0",
-        description = "Spindle's tools: the benchmark runner.",
-        subcommands = {BenchCommand.class, dev.spindle.bench.runner.TuneCommand.class, CommandLine.HelpCommand.class})
+        description = "Spindle's tools: the benchmark runner and the @Future weaver.",
+        subcommands = {BenchCommand.class, dev.spindle.bench.runner.TuneCommand.class, WeaveCommand.class, CommandLine.HelpCommand.class})
 public final class SpindleCli implements Runnable {
 
     @CommandLine.Spec
@@ -34,6 +34,6 @@ public final class SpindleCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: bench or tune");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: bench, tune or weave");
     }
 }

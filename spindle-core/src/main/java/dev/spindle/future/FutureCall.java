@@ -14,10 +14,11 @@ import java.util.Arrays;
  * At each declaration the woven code evaluates the receiver and arguments into locals and asks
  * {@link #begin}. Mostly the answer is "run it here and now": the call is made at once, as in the
  * serial program, and nothing is allocated or recorded — only its failure, if any, is kept for
- * the first read. The runtime defers the call only near the top of the current task's recursion:
- * while fewer than {@link #LATENT_LIMIT} frames on the current call path deferred a call and
- * still wait for it (a count on the worker, one load from the current thread), or when a
- * hungry worker asked for work and none is latent to give (polled every 64 calls). Then the
+ * the first read. The runtime defers the call only near the top of the current task's recursion
+ * — while fewer than 2 + log2(P) frames on the current call path deferred a call and still wait
+ * for it (a count on the worker, one load from the current thread; never in a pool of one
+ * worker) — or when a hungry worker asked for work and none is latent to give (polled every 64
+ * calls). Then the
  * woven code fills a record — taken from a per-thread free list, so steady state allocates
  * nothing — and {@link #submit}s it onto the thread's {@link LatentStack}. The records are the
  * outermost calls of the recursion, the largest pieces of work; when another worker is hungry
@@ -38,12 +39,10 @@ import java.util.Arrays;
  */
 public final class FutureCall extends Latent {
     /**
-     * Property: how deep, counted in frames that deferred a call, a task's recursion defers calls
-     * before it makes them at their declaration; default 8.
+     * How deep a thread that is not a worker defers calls (a worker's depth depends on its pool:
+     * {@code -Dspindle.directive.depth}, default 2 + log2(parallelism), 0 for one worker).
      */
-    public static final String LATENT_LIMIT_PROPERTY = "spindle.directive.latent";
-    /** The limit in force (see {@link #LATENT_LIMIT_PROPERTY}). */
-    public static final int LATENT_LIMIT = parseLimit(System.getProperty(LATENT_LIMIT_PROPERTY));
+    static final int EXTERNAL_DEPTH = Math.max(0, Integer.getInteger("spindle.directive.depth", 3));
     /** Calls made at their declaration between two looks at the request flag. */
     private static final int REQUEST_POLL = 63;
 
@@ -64,22 +63,6 @@ public final class FutureCall extends Latent {
         this.stack = stack;
     }
 
-    static int parseLimit(String v) {
-        if (v == null || v.isBlank()) {
-            return 8;
-        }
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalStateException("system property " + LATENT_LIMIT_PROPERTY
-                + " must be an integer >= 1, was \"" + v + "\"");
-    }
-
     // ------------------------------------------------------------------ declaration
 
     /**
@@ -92,10 +75,11 @@ public final class FutureCall extends Latent {
      */
     public static Object begin(FutureCallBody body) {
         if (LatentStack.MODE == SpawnMode.NEVER) {
+            LatentStack.current().eagerCalls++;
             return null;
         }
         if (Thread.currentThread() instanceof Worker w) {
-            if (LatentStack.MODE == SpawnMode.AUTO && w.deferredCalls() >= LATENT_LIMIT
+            if (LatentStack.MODE == SpawnMode.AUTO && w.deferRoom() <= 0
                     && !(w.pollRequests(REQUEST_POLL) && hungryAndNothingToGive(w.latentStack()))) {
                 return null;
             }
@@ -121,7 +105,8 @@ public final class FutureCall extends Latent {
     /** A thread that is not a worker: the same decision, offering its oldest call to idle workers. */
     private static Object beginExternal(FutureCallBody body) {
         LatentStack s = LatentStack.current();
-        if (LatentStack.MODE == SpawnMode.AUTO && s.externalDeferred() >= LATENT_LIMIT) {
+        if (LatentStack.MODE == SpawnMode.AUTO && s.externalDeferred() >= EXTERNAL_DEPTH) {
+            s.eagerCalls++;
             if (!s.pollExternal(REQUEST_POLL)) {
                 return null;
             }
@@ -168,10 +153,7 @@ public final class FutureCall extends Latent {
 
     /** Woven code: makes the filled record latent on the owner's stack (from where it may be promoted). */
     public void submit() {
-        Worker w = stack.worker;
-        if (w != null) {
-            w.deferredCalls(w.deferredCalls() + 1);
-        }
+        stack.callDeferred();
         stack.push(this);
     }
 

@@ -123,6 +123,8 @@ public final class LatentStack extends LatentStackRequest {
     private int externalPoll;
     /** A thread that is not a worker: its deferred woven calls whose frames wait for them. */
     private int externalDeferred;
+    /** Woven calls made at their declaration by a thread that is not a worker, or in NEVER mode (a worker's are on it). */
+    long eagerCalls;
 
     // ------------------------------------------------------------------ owner fast path
 
@@ -433,7 +435,7 @@ public final class LatentStack extends LatentStackRequest {
     /** Owner: a frame deferred a woven call (see {@link FutureCall}'s spawn decision). */
     void callDeferred() {
         if (worker != null) {
-            worker.deferredCalls(worker.deferredCalls() + 1);
+            worker.addDeferRoom(-1);
         } else {
             externalDeferred++;
         }
@@ -442,7 +444,7 @@ public final class LatentStack extends LatentStackRequest {
     /** Owner: the frame that deferred a woven call has its result. */
     void callConsumed() {
         if (worker != null) {
-            worker.deferredCalls(worker.deferredCalls() - 1);
+            worker.addDeferRoom(1);
         } else {
             externalDeferred--;
         }
@@ -502,7 +504,8 @@ public final class LatentStack extends LatentStackRequest {
      * @return created, inline, promoted, stolen
      */
     public long[] counts() {
-        long c = created;
+        long eager = eagerCalls + (worker != null ? worker.eagerCalls() : 0);
+        long c = created + eager;
         long p = promoted;
         long inline = c - p - cancelled - Math.max(0, top - base);
         return new long[] {c, inline, p, stolen};

@@ -87,14 +87,22 @@ public final class Worker extends Thread {
     final LatentStack latent;
 
     /**
-     * Woven futures ({@code FutureCall}): how many frames of the task this worker runs deferred a
-     * call and still wait for it — the depth, in deferring frames, of the current call path.
-     * Owner-only, and on the Worker itself so that the spawn decision at every woven call is one
-     * load from the current thread. Saved and reset around each stolen task.
+     * Woven futures ({@code FutureCall}): how many more frames on the current call path may defer
+     * a call — the spawn decision defers only near the top of a task's recursion. Starts at
+     * {@link #deferDepth} for each task this worker runs; each frame that defers a call takes one,
+     * and gives it back when it has the result. Owner-only, and on the Worker itself so that the
+     * decision at every woven call is one load from the current thread.
      */
-    private int deferredCalls;
+    private int deferRoom;
+    /**
+     * The depth a task's recursion defers to: 0 in a pool of one worker (nobody could take a
+     * deferred call), otherwise 2 + log2(parallelism), or {@code -Dspindle.directive.depth}.
+     */
+    private final int deferDepth;
     /** Woven futures: calls made at their declaration until this worker next looks for a request. */
     private int requestPoll;
+    /** Woven futures: calls this worker made at their declaration (statistics; racy reads). */
+    private long eagerCalls;
 
     Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
         super(pool.threadGroup(), null, pool.workerName(index), 0L, false);
@@ -108,6 +116,8 @@ public final class Worker extends Thread {
         }
         this.counters = predecessor != null ? predecessor.counters : new WorkerCounters();
         this.latent = new LatentStack(this);
+        this.deferDepth = deferDepth(pool.parallelism());
+        this.deferRoom = deferDepth;
         setDaemon(true);
     }
 
@@ -138,32 +148,55 @@ public final class Worker extends Thread {
         return latent;
     }
 
+    private static final int DEPTH_OVERRIDE = Integer.getInteger("spindle.directive.depth", -1);
+
+    static int deferDepth(int parallelism) {
+        if (DEPTH_OVERRIDE >= 0) {
+            return DEPTH_OVERRIDE;
+        }
+        if (parallelism <= 1) {
+            return 0;
+        }
+        return 2 + (32 - Integer.numberOfLeadingZeros(parallelism - 1));
+    }
+
     /**
-     * Owner, for the futures runtime: frames of the current task waiting for a deferred woven call.
+     * Owner, for the futures runtime: how many more frames on the current call path may defer a
+     * woven call (see {@link #deferRoom}).
+     *
+     * @return the room, 0 or less when calls are made at their declaration
+     */
+    public int deferRoom() {
+        return deferRoom;
+    }
+
+    /**
+     * Owner, for the futures runtime: a frame deferred a woven call (-1) or has its result (+1).
+     *
+     * @param delta the change
+     */
+    public void addDeferRoom(int delta) {
+        deferRoom += delta;
+    }
+
+    /**
+     * Racy read, for statistics: woven calls this worker made at their declaration.
      *
      * @return the count
      */
-    public int deferredCalls() {
-        return deferredCalls;
+    public long eagerCalls() {
+        return eagerCalls;
     }
 
     /**
-     * Owner, for the futures runtime: sets the count of deferred woven calls.
-     *
-     * @param n the count
-     */
-    public void deferredCalls(int n) {
-        deferredCalls = n;
-    }
-
-    /**
-     * Owner, for the futures runtime: true once every {@code interval + 1} calls, when a woven call
-     * made at its declaration should look at the request flag.
+     * Owner, for the futures runtime, at each woven call made at its declaration (counted): true
+     * once every {@code interval + 1} calls, when it should look at the request flag.
      *
      * @param interval calls between looks
      * @return whether to look now
      */
     public boolean pollRequests(int interval) {
+        eagerCalls++;
         if (--requestPoll >= 0) {
             return false;
         }
@@ -311,8 +344,8 @@ public final class Worker extends Thread {
     private void runStolen(Task<?> t) {
         Task<?> outer = runningSteal;
         int outerLatentFloor = latent.enterSteal();
-        int outerDeferredCalls = deferredCalls;
-        deferredCalls = 0;
+        int outerDeferRoom = deferRoom;
+        deferRoom = deferDepth;
         t.stealFloor = deque.topIndex();
         runningSteal = t;                    // volatile: publishes the floor to waiters that read it
         try {
@@ -320,7 +353,7 @@ public final class Worker extends Thread {
         } finally {
             runningSteal = outer;
             latent.exitSteal(outerLatentFloor);
-            deferredCalls = outerDeferredCalls;
+            deferRoom = outerDeferRoom;
         }
     }
 

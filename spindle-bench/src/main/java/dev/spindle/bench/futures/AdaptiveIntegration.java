@@ -48,10 +48,10 @@ public final class AdaptiveIntegration extends FutureProgram<Double, Double> {
         return exact(expected, actual);
     }
 
-    static final double A = 0;
-    static final double B = 250_000;
+    public static final double A = 0;
+    public static final double B = 250_000;
 
-    static double f(double x) {
+    public static double f(double x) {
         return Math.sin(x) * Math.sin(x / 7.0) + 0.5 * Math.cos(x / 13.0);
     }
 

@@ -83,7 +83,7 @@ public final class Fft extends FutureProgram<Fft.Signal, double[]> {
     }
 
     /** Butterflies: out[o..o+n/2) holds the even FFT, out[o+n/2..o+n) the odd one. */
-    private static void combine(Signal s, int stride, int n, double[] out, int o) {
+    public static void combine(Signal s, int stride, int n, double[] out, int o) {
         int h = n / 2;
         for (int k = 0; k < h; k++) {
             double wr = s.cos[k * stride];

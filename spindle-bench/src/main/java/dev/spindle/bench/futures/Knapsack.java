@@ -73,7 +73,7 @@ public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
     }
 
     /** Value plus the fractional fill of the remaining capacity from item i on. */
-    static double bound(Items it, int i, long weight, long value) {
+    public static double bound(Items it, int i, long weight, long value) {
         long room = it.capacity - weight;
         double b = value;
         for (; i < it.weight.length; i++) {
@@ -107,7 +107,7 @@ public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
         seq(it, i + 1, weight, value, best);
     }
 
-    static void offer(AtomicLong best, long value) {
+    public static void offer(AtomicLong best, long value) {
         for (long b = best.get(); value > b; b = best.get()) {
             if (best.compareAndSet(b, value)) {
                 return;

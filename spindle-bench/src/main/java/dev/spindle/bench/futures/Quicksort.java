@@ -62,7 +62,7 @@ public final class Quicksort extends FutureProgram<int[], int[]> {
     }
 
     /** Hoare partition of a[lo..hi] (inclusive); returns j with a[lo..j] <= pivot <= a[j+1..hi]. */
-    static int partition(int[] a, int lo, int hi) {
+    public static int partition(int[] a, int lo, int hi) {
         int mid = (lo + hi) >>> 1;
         if (a[mid] < a[lo]) {
             swap(a, mid, lo);

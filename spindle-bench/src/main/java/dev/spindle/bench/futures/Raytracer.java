@@ -117,7 +117,7 @@ public final class Raytracer extends FutureProgram<Raytracer.Scene, int[]> {
 
     // ------------------------------------------------------------------ tracing
 
-    static int pixel(Scene s, int p) {
+    public static int pixel(Scene s, int p) {
         int x = p % s.width;
         int y = p / s.width;
         double dx = (x - s.width / 2.0) / s.height;

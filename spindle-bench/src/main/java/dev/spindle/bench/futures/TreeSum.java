@@ -18,10 +18,10 @@ public final class TreeSum extends FutureProgram<TreeSum.Tree, Long> {
     private final int tuned;
 
     /** A tree node. */
-    static final class Node {
-        final long value;
-        final Node left;
-        final Node right;
+    public static final class Node {
+        public final long value;
+        public final Node left;
+        public final Node right;
 
         Node(long value, Node left, Node right) {
             this.value = value;

@@ -15,6 +15,7 @@ public final class Suites {
         register(FjSuite.create());
         register(dev.spindle.bench.futures.FuturesSuite.create());
         register(dev.spindle.bench.loops.LoopsSuite.create());
+        register(dev.spindle.bench.futures.DirectiveSuite.create());
     }
 
     private Suites() {

@@ -1,0 +1,20 @@
+package dev.spindle.bench.futures;
+
+import dev.spindle.Future;
+
+/** Fib with a potential future at every call. */
+public final class DirectiveFib implements DirectiveCode<Integer, Long> {
+    @Override
+    public Long run(Integer n) {
+        return fib(n);
+    }
+
+    static long fib(int n) {
+        if (n < 2) {
+            return n;
+        }
+        @Future long a = fib(n - 1);
+        long b = fib(n - 2);
+        return a + b;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.spindle.bench.futures;
+
+import dev.spindle.bench.suite.Benchmark;
+import dev.spindle.bench.suite.Size;
+import dev.spindle.bench.suite.Variant;
+import dev.spindle.bench.suite.Variants;
+import dev.spindle.runtime.FutureCounts;
+import dev.spindle.runtime.PoolStatistics;
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A program of the {@code directive} suite: {@link DirectiveCode} woven by the Maven plugin
+ * ({@code spindle-directive}), the same class unwoven ({@code seq}), and the futures suite's
+ * object-API version ({@code spindle-object}) and tuned ForkJoinPool baseline ({@code fjp-tuned}),
+ * on the same inputs.
+ *
+ * @param <I> input
+ * @param <R> result
+ */
+public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
+    /** Where the plugin keeps the original bytes of the classes it wove (see spindle-bench's pom). */
+    static final String UNWOVEN = "META-INF/spindle-unwoven/";
+
+    private final FutureProgram<I, R> program;
+    private final DirectiveCode<I, R> woven;
+    private final DirectiveCode<I, R> unwoven;
+
+    DirectiveProgram(FutureProgram<I, R> program, DirectiveCode<I, R> woven) {
+        this.program = program;
+        this.woven = woven;
+        this.unwoven = unwovenCopy(woven);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <I, R> DirectiveCode<I, R> unwovenCopy(DirectiveCode<I, R> woven) {
+        try {
+            Class<?> c = new UnwovenLoader(woven.getClass().getName()).loadClass(woven.getClass().getName());
+            return (DirectiveCode<I, R>) c.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot load the unwoven copy of " + woven.getClass().getName(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return program.name();
+    }
+
+    @Override
+    public I prepare(Size size) {
+        return program.prepare(size);
+    }
+
+    @Override
+    public I fresh(I input) {
+        return program.fresh(input);
+    }
+
+    @Override
+    public String mismatch(R expected, R actual) {
+        return program.mismatch(expected, actual);
+    }
+
+    @Override
+    public String describe(Size size) {
+        return program.describe(size).replace("a future at every call", "@Future at every call")
+                + "; written as serial code + @Future";
+    }
+
+    @Override
+    public List<Variant<I, R>> variants() {
+        List<Variant<I, R>> v = new ArrayList<>();
+        v.add(Variants.seq(unwoven::run));
+        v.add(Variants.pooled("spindle-directive", SpindlePool::new, (pool, in) -> pool.invoke(new Task<R>() {
+            @Override
+            protected R compute() {
+                return woven.run(in);
+            }
+        }), DirectiveProgram::counters));
+        for (Variant<I, R> p : program.variants()) {
+            if (p.name().equals("spindle")) {
+                v.add(renamed("spindle-object", p));
+            } else if (p.name().equals("fjp-tuned")) {
+                v.add(p);
+            }
+        }
+        return v;
+    }
+
+    private static <I, R> Variant<I, R> renamed(String name, Variant<I, R> v) {
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return v.usesWorkers();
+            }
+
+            @Override
+            public boolean singleRun() {
+                return v.singleRun();
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                return v.open(workers);
+            }
+        };
+    }
+
+    private static Map<String, Long> counters(SpindlePool pool) {
+        PoolStatistics s = pool.statistics();
+        FutureCounts f = s.futures();
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("steals", s.steals());
+        m.put("parks", s.parks());
+        m.put("futures", f.created());
+        m.put("futures_inline", f.inline());
+        m.put("futures_promoted", f.promoted());
+        m.put("futures_stolen", f.stolen());
+        return m;
+    }
+
+    /** Defines one class from its unwoven copy; everything else comes from the application loader. */
+    private static final class UnwovenLoader extends ClassLoader {
+        private final String name;
+
+        UnwovenLoader(String name) {
+            super("unwoven", DirectiveProgram.class.getClassLoader());
+            this.name = name;
+        }
+
+        @Override
+        protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+            if (!n.equals(name)) {
+                return super.loadClass(n, resolve);
+            }
+            synchronized (getClassLoadingLock(n)) {
+                Class<?> c = findLoadedClass(n);
+                if (c == null) {
+                    String path = UNWOVEN + n.replace('.', '/') + ".class";
+                    try (InputStream in = getParent().getResourceAsStream(path)) {
+                        if (in == null) {
+                            throw new ClassNotFoundException(n + ": no unwoven copy at " + path
+                                    + " (is spindle-bench built with spindle-maven-plugin's unwovenCopies?)");
+                        }
+                        byte[] b = in.readAllBytes();
+                        c = defineClass(n, b, 0, b.length);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+                return c;
+            }
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package dev.spindle.weaver;
+
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.zip.ZipEntry;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The weaver's guarantees besides conformance: refusals, idempotence, determinism, debug info, bad input, the CLI. */
+class WeaverTest {
+    private static Map<String, byte[]> plain;
+    private static Map<String, byte[]> woven;
+
+    @BeforeAll
+    static void compile() {
+        plain = Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g");
+        woven = Corpus.weaveAll(plain);
+    }
+
+    private static Weaver weaver(Map<String, byte[]> classes) {
+        return new Weaver(ClassHierarchy.ofLoader(WeaverTest.class.getClassLoader()).withFirst(classes::get));
+    }
+
+    // ------------------------------------------------------------------ unsupported shapes
+
+    @Test
+    void everyUnsupportedShapeIsRefusedWithClassMethodLineAndReason() {
+        Map<String, byte[]> bad = Corpus.compile(Corpus.resourceDir("corpus/bad"), "-g");
+        Map<String, String> expected = Map.of(
+                "bad/BadConstant", "is a constant, not a method call",
+                "bad/BadArithmetic", "is an arithmetic expression, not a method call",
+                "bad/BadConditional", "is the result of a conditional expression",
+                "bad/BadNew", "a new object (a constructor call), not a method call",
+                "bad/BadField", "@Future on field field",
+                "bad/BadParameter", "@Future on a parameter",
+                "bad/BadTypeArgument", "type",
+                "bad/BadLambdaInitializer", "made by invokedynamic");
+        Weaver w = weaver(bad);
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            WeaveResult r = w.weave(bad.get(e.getKey()));
+            assertNull(r.bytes(), e.getKey() + " must be left untouched");
+            assertEquals(1, r.refusals().size(), e.getKey() + ": " + r.refusals());
+            Refusal f = r.refusals().get(0);
+            assertEquals(e.getKey().replace('/', '.'), f.className());
+            assertTrue(f.reason().contains(e.getValue()), e.getKey() + ": " + f.reason());
+            if (!e.getKey().equals("bad/BadField")) {
+                assertTrue(f.method().startsWith("m("), f.toString());
+                assertTrue(f.line() > 0, "no line in " + f);
+                assertTrue(f.toString().contains("(line " + f.line() + ")"), f.toString());
+            }
+        }
+    }
+
+    @Test
+    void javacRejectsFutureOnVar(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("V.java"), "class V { static int f() { return 1; } "
+                + "int m() { @dev.spindle.Future var x = f(); return x; } }");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Corpus.compile(dir));
+        assertTrue(e.getMessage().contains("V.java:1") && e.getMessage().contains("not applicable"), e.getMessage());
+    }
+
+    @Test
+    void aRefusedMethodIsLeftWhileOtherMethodsOfTheClassAreWoven(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("Mixed.java"), """
+                class Mixed {
+                    static int f(int x) { return x + 1; }
+                    static int good() { @dev.spindle.Future int a = f(1); return a; }
+                    static int bad(int k) { @dev.spindle.Future int a = k * 2; return a; }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        WeaveResult r = weaver(classes).weave(classes.get("Mixed"));
+        assertEquals(1, r.woven().size());
+        assertEquals("good()I", r.woven().get(0).method());
+        assertEquals(1, r.refusals().size());
+        assertEquals("bad(I)I", r.refusals().get(0).method());
+        assertEquals(4, r.refusals().get(0).line());
+    }
+
+    // ------------------------------------------------------------------ guarantees of the output
+
+    @Test
+    void weavingTwiceChangesNothing() {
+        Weaver w = weaver(woven);
+        for (Map.Entry<String, byte[]> e : woven.entrySet()) {
+            WeaveResult again = w.weave(e.getValue());
+            assertNull(again.bytes(), e.getKey() + " was woven a second time");
+        }
+        assertTrue(Weaver.isWoven(woven.get("corpus/Shapes")));
+        assertFalse(Weaver.isWoven(plain.get("corpus/Shapes")));
+    }
+
+    @Test
+    void weavingIsDeterministic() {
+        Map<String, byte[]> again = Corpus.weaveAll(plain);
+        for (String k : plain.keySet()) {
+            assertArrayEquals(woven.get(k), again.get(k), k);
+        }
+        Map<String, byte[]> recompiled = Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g");
+        Map<String, byte[]> third = Corpus.weaveAll(recompiled);
+        assertArrayEquals(woven.get("corpus/Shapes"), third.get("corpus/Shapes"));
+    }
+
+    @Test
+    void lineNumbersSurviveAndGeneratedMembersAreSynthetic() throws Exception {
+        Class<?> p = Class.forName("corpus.Shapes", true, new Corpus.Loader("plain", plain));
+        Class<?> w = Class.forName("corpus.Shapes", true, new Corpus.Loader("woven", woven));
+        for (String shape : List.of("shapeContinuationThrows", "shapeThrownAtRead")) {
+            StackTraceElement pe = firstFrameIn(p, shape);
+            StackTraceElement we = firstFrameIn(w, shape);
+            assertEquals(pe.getLineNumber(), we.getLineNumber(), shape);
+        }
+        long generated = Arrays.stream(w.getDeclaredMethods()).filter(m -> m.getName().startsWith("spindle$")).count();
+        assertTrue(generated > 40, "generated methods: " + generated);
+        for (Method m : w.getDeclaredMethods()) {
+            if (m.getName().startsWith("spindle$")) {
+                assertTrue(m.isSynthetic(), m + " is not synthetic");
+            }
+        }
+    }
+
+    private static StackTraceElement firstFrameIn(Class<?> c, String method) throws Exception {
+        try {
+            c.getDeclaredMethod(method).invoke(null);
+        } catch (InvocationTargetException e) {
+            for (StackTraceElement s : e.getCause().getStackTrace()) {
+                if (s.getClassName().equals(c.getName()) && s.getMethodName().equals(method)) {
+                    return s;
+                }
+            }
+        }
+        throw new AssertionError(method + " did not throw from its own frame");
+    }
+
+    @Test
+    void weavingNeverLoadsOrInitializesTheWovenClass(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("Init.java"), """
+                class Init {
+                    static { System.setProperty("spindle.test.initialized", "yes"); }
+                    static int f(int x) { return x; }
+                    static int m() { @dev.spindle.Future int a = f(3); Init i = null; Object o = a > 2 ? i : new Init(); return a; }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        WeaveResult r = weaver(classes).weave(classes.get("Init"));
+        assertTrue(r.changed(), r.refusals().toString());
+        assertNull(System.getProperty("spindle.test.initialized"), "weaving ran the class's static initializer");
+    }
+
+    @Test
+    void theInlinePathAllocatesNothing() throws Exception {
+        Class<?> w = Class.forName("corpus.Shapes", true, new Corpus.Loader("woven-alloc", woven));
+        Method fib = w.getDeclaredMethod("fib", int.class);
+        fib.setAccessible(true);
+        try (SpindlePool pool = new SpindlePool(1)) {
+            long[] bytes = pool.invoke(new Task<long[]>() {
+                @Override
+                protected long[] compute() throws Exception {
+                    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                    long best = Long.MAX_VALUE;
+                    for (int round = 0; round < 5; round++) {
+                        long before = mx.getCurrentThreadAllocatedBytes();
+                        Object v = fib.invoke(null, 24);
+                        long after = mx.getCurrentThreadAllocatedBytes();
+                        assertEquals(46368, v);
+                        best = Math.min(best, after - before);
+                    }
+                    return new long[] {best};
+                }
+            });
+            long potentialFutures = 46367;              // one per call with n >= 2
+            assertTrue(bytes[0] < potentialFutures / 10, bytes[0] + " bytes allocated for " + potentialFutures
+                    + " potential futures");
+        }
+    }
+
+    // ------------------------------------------------------------------ bad input
+
+    @Test
+    void aClassFileTooNewIsRefusedAndLeftAsItWas(@TempDir Path dir) throws IOException {
+        byte[] b = plain.get("corpus/Shapes").clone();
+        b[6] = 0;
+        b[7] = 99;                                   // major version 99
+        Weaver.InvalidClassFileException e = assertThrows(Weaver.InvalidClassFileException.class,
+                () -> weaver(plain).weave(b));
+        assertTrue(e.getMessage().contains("major version 99"), e.getMessage());
+        Path f = dir.resolve("corpus/Shapes.class");
+        Files.createDirectories(f.getParent());
+        Files.write(f, b);
+        ClassFileTree.Report r = ClassFileTree.weave(dir, null, ClassHierarchy.ofLoader(getClass().getClassLoader()),
+                new ClassFileTree.Options());
+        assertFalse(r.ok());
+        assertTrue(r.failures().get(0).startsWith("corpus/Shapes.class: unsupported class file"), r.failures().toString());
+        assertArrayEquals(b, Files.readAllBytes(f), "the file was changed");
+    }
+
+    @Test
+    void aCorruptClassFileIsRefusedAndNothingIsWritten(@TempDir Path dir) throws IOException {
+        Path good = dir.resolve("corpus/Shapes.class");
+        Files.createDirectories(good.getParent());
+        Files.write(good, plain.get("corpus/Shapes"));
+        byte[] junk = {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE, 0, 0, 0, 65, 1, 2, 3};
+        Path bad = dir.resolve("corpus/Junk.class");
+        Files.write(bad, junk);
+        ClassFileTree.Report r = ClassFileTree.weave(dir, null, ClassHierarchy.ofLoader(getClass().getClassLoader()),
+                new ClassFileTree.Options());
+        assertFalse(r.ok());
+        assertTrue(r.failures().get(0).startsWith("corpus/Junk.class: not a valid class file"), r.failures().toString());
+        assertArrayEquals(plain.get("corpus/Shapes"), Files.readAllBytes(good), "a good class was written despite the failure");
+        assertArrayEquals(junk, Files.readAllBytes(bad));
+    }
+
+    @Test
+    void aSignedJarIsRefusedUnlessAskedToUnsign(@TempDir Path dir) throws IOException {
+        Path jar = dir.resolve("signed.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (Map.Entry<String, byte[]> e : plain.entrySet()) {
+                out.putNextEntry(new ZipEntry(e.getKey() + ".class"));
+                out.write(e.getValue());
+            }
+            out.putNextEntry(new ZipEntry("META-INF/SIGNER.SF"));
+            out.write("Signature-Version: 1.0\n".getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] before = Files.readAllBytes(jar);
+        ClassHierarchy cp = ClassHierarchy.ofLoader(getClass().getClassLoader());
+        ClassFileTree.Report refused = ClassFileTree.weave(jar, null, cp, new ClassFileTree.Options());
+        assertFalse(refused.ok());
+        assertTrue(refused.failures().get(0).contains("the jar is signed (META-INF/SIGNER.SF)"), refused.failures().toString());
+        assertArrayEquals(before, Files.readAllBytes(jar));
+
+        Path out = dir.resolve("woven.jar");
+        ClassFileTree.Report done = ClassFileTree.weave(jar, out, cp, new ClassFileTree.Options().unsign(true));
+        assertTrue(done.ok(), done.failures().toString());
+        try (JarFile j = new JarFile(out.toFile())) {
+            assertNull(j.getEntry("META-INF/SIGNER.SF"));
+            JarEntry shapes = j.getJarEntry("corpus/Shapes.class");
+            assertTrue(Weaver.isWoven(j.getInputStream(shapes).readAllBytes()));
+        }
+    }
+
+    // ------------------------------------------------------------------ the command line tool
+
+    @Test
+    void theToolPrintsWhatItWoveAndWhatItRefused(@TempDir Path dir) throws IOException {
+        Path good = dir.resolve("good");
+        for (Map.Entry<String, byte[]> e : plain.entrySet()) {
+            Path f = good.resolve(e.getKey() + ".class");
+            Files.createDirectories(f.getParent());
+            Files.write(f, e.getValue());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = WeaveTool.run(new String[] {good.toString(), "--out", dir.resolve("out").toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, rc, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("woven    corpus.Shapes.shapeSeventyFutures()I: 70 @Future variables, 70 potential futures"), text);
+        assertTrue(Weaver.isWoven(Files.readAllBytes(dir.resolve("out/corpus/Shapes.class"))));
+        assertArrayEquals(plain.get("corpus/Shapes"), Files.readAllBytes(good.resolve("corpus/Shapes.class")));
+
+        Path badDir = dir.resolve("bad");
+        Map<String, byte[]> bad = Corpus.compile(Corpus.resourceDir("corpus/bad"), "-g");
+        for (Map.Entry<String, byte[]> e : bad.entrySet()) {
+            Path f = badDir.resolve(e.getKey() + ".class");
+            Files.createDirectories(f.getParent());
+            Files.write(f, e.getValue());
+        }
+        err.reset();
+        rc = WeaveTool.run(new String[] {badDir.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, rc);
+        assertTrue(errors.contains("refused  bad.BadConstant.m()I (line 6): the value assigned to @Future variable 'x' is a constant"),
+                errors);
+        assertTrue(errors.contains("nothing was written"), errors);
+        assertEquals(2, WeaveTool.run(new String[] {"--bogus"}, new PrintStream(out), new PrintStream(err)));
+    }
+}
