@@ -6,17 +6,14 @@ import org.apache.maven.model.Plugin;
 import org.apache.maven.model.PluginExecution;
 import org.apache.maven.project.MavenProject;
 
-import javax.inject.Named;
-import javax.inject.Singleton;
 import java.util.List;
 
 /**
  * With {@code <extensions>true</extensions>}, a project that declares the plugin gets goal
  * {@code weave} bound to {@code process-classes} and {@code process-test-classes} with no
- * {@code <executions>} of its own (executions it declares are kept as they are).
+ * {@code <executions>} of its own (executions it declares are kept as they are). Registered in
+ * {@code META-INF/plexus/components.xml}.
  */
-@Named("spindle-weave")
-@Singleton
 public class WeaveLifecycleParticipant extends AbstractMavenLifecycleParticipant {
     static final String KEY = "dev.spindle:spindle-maven-plugin";
 
