@@ -39,18 +39,16 @@ import java.util.Set;
 final class FutureVariableFinder {
     static final String FUTURE_DESC = "Ldev/spindle/Future;";
 
-    private final ClassNode cn;
     private final MethodNode mn;
     private final Map<AbstractInsnNode, Integer> pos = new IdentityHashMap<>();
     private final Set<LabelNode> branchLabels = Collections.newSetFromMap(new IdentityHashMap<>());
     private MonitorRegions monitors;
 
-    private FutureVariableFinder(ClassNode cn, MethodNode mn) {
-        this.cn = cn;
+    private FutureVariableFinder(MethodNode mn) {
         this.mn = mn;
     }
 
-    /** True if any element of the class carries the annotation somewhere the weaver looks. */
+    /** True if the method carries the annotation somewhere the weaver looks. */
     static boolean mentions(MethodNode mn) {
         return hasFuture(mn.invisibleLocalVariableAnnotations) || hasFuture(mn.visibleLocalVariableAnnotations)
                 || hasFutureType(mn.invisibleTypeAnnotations) || hasFutureType(mn.visibleTypeAnnotations);
@@ -89,8 +87,8 @@ final class FutureVariableFinder {
         return out;
     }
 
-    static List<FutureVariable> find(ClassNode cn, MethodNode mn) throws UnsupportedShapeException {
-        return new FutureVariableFinder(cn, mn).find();
+    static List<FutureVariable> find(MethodNode mn) throws UnsupportedShapeException {
+        return new FutureVariableFinder(mn).find();
     }
 
     private List<FutureVariable> find() throws UnsupportedShapeException {
@@ -417,10 +415,5 @@ final class FutureVariableFinder {
             return "a new array";
         }
         return "computed by opcode " + op;
-    }
-
-    @SuppressWarnings("unused")
-    private ClassNode owner() {
-        return cn;
     }
 }

@@ -89,7 +89,7 @@ public final class Weaver {
         for (MethodNode mn : targets) {
             String method = mn.name + mn.desc;
             try {
-                List<FutureVariable> vars = FutureVariableFinder.find(cn, mn);
+                List<FutureVariable> vars = FutureVariableFinder.find(mn);
                 if (vars.isEmpty()) {
                     continue;
                 }
@@ -110,10 +110,8 @@ public final class Weaver {
         if (woven.isEmpty()) {
             return new WeaveResult(className, null, woven, refusals, false);
         }
-        if (!refusals.isEmpty()) {
-            // refused methods were analysed but never changed; the class is still written, so an
-            // agent can run the supported methods; the plugin and the CLI fail the build instead
-        }
+        // refused methods were analysed but never changed; the class is still written, so the
+        // agent runs the supported ones (the plugin and the CLI fail the build instead)
         cn.methods.addAll(bodies);
         if (cn.invisibleAnnotations == null) {
             cn.invisibleAnnotations = new ArrayList<>();

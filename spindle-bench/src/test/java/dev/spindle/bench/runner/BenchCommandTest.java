@@ -85,6 +85,23 @@ class BenchCommandTest {
     }
 
     @Test
+    void smallDirectiveSuiteRunsTheWovenAndTheUnwovenClass(@TempDir Path out) throws Exception {
+        assertTrue(java.util.Arrays.stream(dev.spindle.bench.futures.DirectiveFib.class.getDeclaredMethods())
+                .anyMatch(m -> m.isSynthetic() && m.getName().startsWith("spindle$")),
+                "spindle-maven-plugin did not weave the directive programs at process-classes");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = run(err, "bench", "--suite", "directive", "--size", "small", "--workers", "1,2", "--runs", "1",
+                "--warmup", "0", "--no-fork", "--bench", "Fib,Quicksort,TreeSum-1K", "--out", out.toString(),
+                "--no-progress");
+        assertEquals(0, code, "runner failed:\n" + err);
+        String json = Files.readString(out.resolve("results.json"));
+        // 3 programs x (seq + 3 variants x 2 worker counts)
+        assertEquals(21, count(json, "\"suite\": \"directive\""));
+        assertEquals(21, count(json, "\"verified\": true"));
+        assertEquals(12, count(json, "\"bytes_per_future\":"), "spindle-directive and spindle-object report bytes per future");
+    }
+
+    @Test
     void badWorkerCountIsNamed() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "1,0"));
