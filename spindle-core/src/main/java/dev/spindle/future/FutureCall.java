@@ -17,8 +17,8 @@ import java.util.Arrays;
  * the first read. The runtime defers the call only near the top of the current task's recursion
  * — while fewer than 2 + log2(P) frames on the current call path deferred a call and still wait
  * for it (a count on the worker, one load from the current thread; never in a pool of one
- * worker) — or when a hungry worker asked for work and none is latent to give (polled every 64
- * calls). Then the
+ * worker) — or when a hungry worker asked for work and none is latent to give (a hint on the
+ * worker, one more load). Then the
  * woven code fills a record — taken from a per-thread free list, so steady state allocates
  * nothing — and {@link #submit}s it onto the thread's {@link LatentStack}. The records are the
  * outermost calls of the recursion, the largest pieces of work; when another worker is hungry
@@ -75,12 +75,11 @@ public final class FutureCall extends Latent {
      */
     public static Object begin(FutureCallBody body) {
         if (LatentStack.MODE == SpawnMode.NEVER) {
-            LatentStack.current().eagerCalls++;
             return null;
         }
         if (Thread.currentThread() instanceof Worker w) {
             if (LatentStack.MODE == SpawnMode.AUTO && w.deferRoom() <= 0
-                    && !(w.pollRequests(REQUEST_POLL) && hungryAndNothingToGive(w.latentStack()))) {
+                    && !(w.requestHinted() && hungryAndNothingToGive(w))) {
                 return null;
             }
             return w.latentStack().takeCall(body);
@@ -89,11 +88,13 @@ public final class FutureCall extends Latent {
     }
 
     /**
-     * A worker deep in its recursion (nothing more to defer by depth) looks at the request flag:
-     * if someone is hungry it gives its oldest latent call; if it has none to give, it defers
-     * this call so that the next request finds work.
+     * A worker deep in its recursion (nothing more to defer by depth), hinted that someone asked
+     * for work: it gives its oldest latent call; if it has none to give, it defers this call so
+     * that the next request finds work.
      */
-    private static boolean hungryAndNothingToGive(LatentStack s) {
+    private static boolean hungryAndNothingToGive(Worker w) {
+        w.clearRequestHint();
+        LatentStack s = w.latentStack();
         if (!s.isRequested()) {
             return false;
         }
@@ -106,7 +107,6 @@ public final class FutureCall extends Latent {
     private static Object beginExternal(FutureCallBody body) {
         LatentStack s = LatentStack.current();
         if (LatentStack.MODE == SpawnMode.AUTO && s.externalDeferred() >= EXTERNAL_DEPTH) {
-            s.eagerCalls++;
             if (!s.pollExternal(REQUEST_POLL)) {
                 return null;
             }

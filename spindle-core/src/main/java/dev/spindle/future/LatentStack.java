@@ -123,8 +123,6 @@ public final class LatentStack extends LatentStackRequest {
     private int externalPoll;
     /** A thread that is not a worker: its deferred woven calls whose frames wait for them. */
     private int externalDeferred;
-    /** Woven calls made at their declaration by a thread that is not a worker, or in NEVER mode (a worker's are on it). */
-    long eagerCalls;
 
     // ------------------------------------------------------------------ owner fast path
 
@@ -173,8 +171,8 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Owner, a thread that is not a worker, at a woven call: true once every
-     * {@code interval + 1} calls, when it should offer work to idle workers.
+     * Owner, a thread that is not a worker, at a woven call made at its declaration: true once
+     * every {@code interval + 1} calls, when it should offer work to idle workers.
      */
     boolean pollExternal(int interval) {
         if (--externalPoll >= 0) {
@@ -260,6 +258,9 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     private void serviceRequest() {
+        if (worker != null) {
+            worker.clearRequestHint();               // before the exchange: a later request sets it again
+        }
         int r = (int) REQUESTED.getOpaque(this) == NONE ? NONE : (int) REQUESTED.getAndSet(this, NONE);
         if (r == ALL) {
             exposeAll("a thread waits for one of them");
@@ -464,13 +465,16 @@ public final class LatentStack extends LatentStackRequest {
 
     /** Another thread: "someone is hungry" — expose the oldest latent future at your next chance. */
     public void requestOne() {
-        if ((int) REQUESTED.getOpaque(this) == NONE) {
-            REQUESTED.compareAndSet(this, NONE, ONE);
+        if ((int) REQUESTED.getOpaque(this) == NONE && REQUESTED.compareAndSet(this, NONE, ONE) && worker != null) {
+            worker.hintRequest();
         }
     }
 
     private void requestAllHere() {
         REQUESTED.setVolatile(this, ALL);
+        if (worker != null) {
+            worker.hintRequest();
+        }
     }
 
     /**
@@ -504,8 +508,7 @@ public final class LatentStack extends LatentStackRequest {
      * @return created, inline, promoted, stolen
      */
     public long[] counts() {
-        long eager = eagerCalls + (worker != null ? worker.eagerCalls() : 0);
-        long c = created + eager;
+        long c = created;
         long p = promoted;
         long inline = c - p - cancelled - Math.max(0, top - base);
         return new long[] {c, inline, p, stolen};

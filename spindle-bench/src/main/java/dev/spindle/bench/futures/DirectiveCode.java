@@ -16,4 +16,15 @@ public interface DirectiveCode<I, R> {
      * @return the result
      */
     R run(I input);
+
+    /**
+     * How many potential futures (executions of a {@code @Future} declaration) a run on this input
+     * makes in the sequential order — the denominator of the suite's bytes per future. Computed
+     * outside the runtime, which counts only the calls it deferred: counting every call there
+     * cost a third of Knapsack's time at one worker. A first call may be slow (memoized).
+     *
+     * @param input the input of the run that just finished
+     * @return the count
+     */
+    long potentialFutures(I input);
 }

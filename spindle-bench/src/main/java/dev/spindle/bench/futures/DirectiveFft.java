@@ -24,4 +24,9 @@ public final class DirectiveFft implements DirectiveCode<Fft.Signal, double[]> {
         Fft.combine(s, stride, n, out, o);
         return done;
     }
+
+    @Override
+    public long potentialFutures(Fft.Signal s) {
+        return s.re().length - 1L;
+    }
 }

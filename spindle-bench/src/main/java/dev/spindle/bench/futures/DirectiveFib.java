@@ -17,4 +17,16 @@ public final class DirectiveFib implements DirectiveCode<Integer, Long> {
         long b = fib(n - 2);
         return a + b;
     }
+
+    @Override
+    public long potentialFutures(Integer n) {
+        long a = 0;
+        long b = 1;
+        for (int i = 0; i < n + 1; i++) {          // calls with n >= 2 of fib(n): fib(n + 1) - 1
+            long t = a + b;
+            a = b;
+            b = t;
+        }
+        return a - 1;
+    }
 }

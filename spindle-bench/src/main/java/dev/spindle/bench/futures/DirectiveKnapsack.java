@@ -9,15 +9,23 @@ public final class DirectiveKnapsack implements DirectiveCode<Knapsack.Items, Lo
     @Override
     public Long run(Knapsack.Items it) {
         AtomicLong best = new AtomicLong();
-        search(it, 0, 0, 0, best);
+        inner = search(it, 0, 0, 0, best);
         return best.get();
     }
 
-    /** Returns the number of nodes visited. */
+    /** Inner nodes of the last run's search: each makes one potential future. */
+    private volatile long inner;
+
+    @Override
+    public long potentialFutures(Knapsack.Items it) {
+        return inner;
+    }
+
+    /** Returns the number of inner nodes visited (those that declare a @Future). */
     static int search(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
         Knapsack.offer(best, value);
         if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
-            return 1;
+            return 0;
         }
         @Future int take = take(it, i, weight, value, best);
         int leave = search(it, i + 1, weight, value, best);

@@ -6,8 +6,16 @@ import dev.spindle.Future;
 public final class DirectiveQuicksort implements DirectiveCode<int[], int[]> {
     @Override
     public int[] run(int[] a) {
-        sort(a, 0, a.length - 1);
+        partitions = sort(a, 0, a.length - 1);
         return a;
+    }
+
+    /** Partitions of the last run: each makes one potential future. */
+    private volatile long partitions;
+
+    @Override
+    public long potentialFutures(int[] a) {
+        return partitions;
     }
 
     /** Returns the number of partitions done. */

@@ -22,4 +22,9 @@ public final class DirectiveRaytracer implements DirectiveCode<Raytracer.Scene, 
         int right = trace(s, img, mid, hi);
         return left + right;
     }
+
+    @Override
+    public long potentialFutures(Raytracer.Scene s) {
+        return (long) s.width() * s.height() - 1;
+    }
 }

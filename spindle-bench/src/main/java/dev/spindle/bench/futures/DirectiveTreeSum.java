@@ -21,4 +21,15 @@ public final class DirectiveTreeSum implements DirectiveCode<TreeSum.Tree, Long>
         long right = sum(n.right);
         return left + right + n.value;
     }
+
+    private final java.util.Map<TreeSum.Tree, Long> counts = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
+    @Override
+    public long potentialFutures(TreeSum.Tree t) {
+        return counts.computeIfAbsent(t, x -> nodes(x.root()) * x.reps());
+    }
+
+    private static long nodes(TreeSum.Node n) {
+        return n == null ? 0 : 1 + nodes(n.left) + nodes(n.right);
+    }
 }
