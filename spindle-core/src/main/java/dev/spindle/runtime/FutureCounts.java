@@ -10,7 +10,7 @@ package dev.spindle.runtime;
  * System.out.println(f.promoted() + " of " + f.created() + " futures were exposed");
  * }</pre>
  *
- * @param created  futures created, woven {@code @Future} calls included (deferred or made at their declaration)
+ * @param created  futures created, woven {@code @Future} calls the runtime deferred included (calls made at their declaration are not counted)
  * @param inline   futures whose body ran on their creator without promotion
  * @param promoted futures promoted to tasks
  * @param stolen   promoted futures run by another thread than their creator
