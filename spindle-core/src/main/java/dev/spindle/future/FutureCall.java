@@ -219,11 +219,7 @@ public final class FutureCall extends Latent {
     public static long touchLong(Object handle) {
         FutureCall c = complete(handle);
         long v = c.bits;
-        Throwable f = c.failure;
-        c.stack.recycle(c);
-        if (f != null) {
-            throw Outcome.sneaky(f);
-        }
+        c.release();
         return v;
     }
 
@@ -236,12 +232,17 @@ public final class FutureCall extends Latent {
     public static Object touchRef(Object handle) {
         FutureCall c = complete(handle);
         Object v = c.value;
-        Throwable f = c.failure;
-        c.stack.recycle(c);
+        c.release();
+        return v;
+    }
+
+    /** Owner, after reading the result: recycles the record, then throws the call's failure if any. */
+    private void release() {
+        Throwable f = failure;
+        stack.recycle(this);
         if (f != null) {
             throw Outcome.sneaky(f);
         }
-        return v;
     }
 
     private static FutureCall complete(Object handle) {

@@ -4,8 +4,6 @@ import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Variant;
 import dev.spindle.bench.suite.Variants;
-import dev.spindle.runtime.FutureCounts;
-import dev.spindle.runtime.PoolStatistics;
 import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Task;
 
@@ -13,7 +11,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -93,7 +90,7 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
         }, pool -> counters(pool, potential.get())));
         for (Variant<I, R> p : program.variants()) {
             if (p.name().equals("spindle")) {
-                v.add(renamed("spindle-object", p));
+                v.add(p.named("spindle-object"));
             } else if (p.name().equals("fjp-tuned")) {
                 v.add(p);
             }
@@ -101,41 +98,13 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
         return v;
     }
 
-    private static <I, R> Variant<I, R> renamed(String name, Variant<I, R> v) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean usesWorkers() {
-                return v.usesWorkers();
-            }
-
-            @Override
-            public boolean singleRun() {
-                return v.singleRun();
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                return v.open(workers);
-            }
-        };
-    }
-
-    /** The pool's counters, with {@code futures} = potential futures (the runtime counts only deferred calls). */
+    /** The futures suite's counters, with {@code futures} = potential futures (the runtime counts only deferred calls). */
     private static Map<String, Long> counters(SpindlePool pool, long potentialFutures) {
-        PoolStatistics s = pool.statistics();
-        FutureCounts f = s.futures();
-        Map<String, Long> m = new LinkedHashMap<>();
-        m.put("steals", s.steals());
-        m.put("parks", s.parks());
+        Map<String, Long> m = FutureProgram.spindleCounters(pool);
+        long deferred = m.get("futures");
+        m.remove("futures_inline");
         m.put("futures", potentialFutures);
-        m.put("futures_deferred", f.created());
-        m.put("futures_promoted", f.promoted());
-        m.put("futures_stolen", f.stolen());
+        m.put("futures_deferred", deferred);
         return m;
     }
 

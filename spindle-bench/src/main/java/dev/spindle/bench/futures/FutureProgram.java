@@ -87,7 +87,8 @@ public abstract class FutureProgram<I, R> implements Benchmark<I, R> {
                         (pool, in) -> spawned(in, Spawner.completable(pool), cutoff()), pool -> Map.of()));
     }
 
-    private static Map<String, Long> spindleCounters(SpindlePool pool) {
+    /** The pool's steal, park and future counters (a mutable map), as every futures-suite row reports them. */
+    static Map<String, Long> spindleCounters(SpindlePool pool) {
         PoolStatistics s = pool.statistics();
         FutureCounts f = s.futures();
         Map<String, Long> m = new LinkedHashMap<>();

@@ -38,6 +38,37 @@ public interface Variant<I, R> {
      * @param <I> input type
      * @param <R> result type
      */
+    /**
+     * This variant under another name (same pool, same runs).
+     *
+     * @param name the name to report
+     * @return the renamed variant
+     */
+    default Variant<I, R> named(String name) {
+        Variant<I, R> v = this;
+        return new Variant<>() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean usesWorkers() {
+                return v.usesWorkers();
+            }
+
+            @Override
+            public boolean singleRun() {
+                return v.singleRun();
+            }
+
+            @Override
+            public Instance<I, R> open(int workers) {
+                return v.open(workers);
+            }
+        };
+    }
+
     interface Instance<I, R> extends AutoCloseable {
         /**
          * Computes the benchmark once.
