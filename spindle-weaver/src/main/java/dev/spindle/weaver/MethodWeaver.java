@@ -49,7 +49,8 @@ import java.util.Map;
  * method;</li>
  * <li>one private static synthetic body method per site runs the call from a record.</li>
  * </ul>
- * Analysis happens before any change, so a refused method is left exactly as it was.
+ * Analysis happens before any change, so a refused method is left exactly as it was. Last,
+ * {@link DeadCheckRemover} deletes the guards a flow analysis proves never fire.
  */
 final class MethodWeaver {
     static final String CALL = "dev/spindle/future/FutureCall";
@@ -70,6 +71,8 @@ final class MethodWeaver {
     private int pending;
     private int nextSite;
     final List<MethodNode> bodies = new ArrayList<>();
+    private final List<DeadCheckRemover.Guard> guards = new ArrayList<>();
+    private final List<DeadCheckRemover.ExitCheck> exitChecks = new ArrayList<>();
 
     MethodWeaver(ClassNode cn, MethodNode mn, List<FutureVariable> vars, int firstSite) {
         this.cn = cn;
@@ -202,8 +205,11 @@ final class MethodWeaver {
             for (FutureVariable v : vars) {
                 l.add(settle(v));
             }
-            l.add(new VarInsnNode(Opcodes.ALOAD, pending));
-            l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, CALL, "throwIfFailed", "(Ljava/lang/Throwable;)V", false));
+            VarInsnNode load = new VarInsnNode(Opcodes.ALOAD, pending);
+            MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, CALL, "throwIfFailed", "(Ljava/lang/Throwable;)V", false);
+            l.add(load);
+            l.add(check);
+            exitChecks.add(new DeadCheckRemover.ExitCheck(load, check));
             mn.instructions.insertBefore(r, l);
         }
         List<TryCatchBlockNode> siteHandlers = new ArrayList<>();
@@ -263,6 +269,12 @@ final class MethodWeaver {
         mn.tryCatchBlocks.addAll(0, siteHandlers);
         mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
         mn.maxLocals = nextLocal;
+        int[] tracked = new int[vars.size() + 1];
+        for (int i = 0; i < vars.size(); i++) {
+            tracked[i] = vars.get(i).handle;
+        }
+        tracked[vars.size()] = pending;
+        new DeadCheckRemover(mn, tracked, guards, exitChecks).run();
     }
 
     // ------------------------------------------------------------------ creation site
@@ -422,7 +434,7 @@ final class MethodWeaver {
     private InsnList touch(FutureVariable v) {
         InsnList l = new InsnList();
         LabelNode skip = new LabelNode();
-        l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
+        l.add(guard(v, skip));
         l.add(new JumpInsnNode(Opcodes.IFNULL, skip));
         l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
         l.add(new InsnNode(Opcodes.ACONST_NULL));
@@ -446,7 +458,7 @@ final class MethodWeaver {
     private InsnList settle(FutureVariable v) {
         InsnList l = new InsnList();
         LabelNode skip = new LabelNode();
-        l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
+        l.add(guard(v, skip));
         l.add(new JumpInsnNode(Opcodes.IFNULL, skip));
         l.add(new VarInsnNode(Opcodes.ALOAD, pending));
         l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
@@ -457,6 +469,13 @@ final class MethodWeaver {
         l.add(new VarInsnNode(Opcodes.ASTORE, pending));
         l.add(skip);
         return l;
+    }
+
+    /** The {@code aload handle} that opens a guarded block, registered for {@link DeadCheckRemover}. */
+    private VarInsnNode guard(FutureVariable v, LabelNode skip) {
+        VarInsnNode load = new VarInsnNode(Opcodes.ALOAD, v.handle);
+        guards.add(new DeadCheckRemover.Guard(load, skip));
+        return load;
     }
 
     // ------------------------------------------------------------------ helpers

@@ -103,6 +103,74 @@ class WeaverTest {
 
     // ------------------------------------------------------------------ guarantees of the output
 
+    /** Calls to {@code FutureCall.name} in the method, by opcode offset order. */
+    private static long callsTo(byte[] cls, String method, String name) {
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(cls).accept(cn, 0);
+        return cn.methods.stream().filter(m -> m.name.equals(method)).flatMap(m -> Arrays.stream(m.instructions.toArray()))
+                .filter(i -> i instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.owner.equals(MethodWeaver.CALL)
+                        && mi.name.equals(name))
+                .count();
+    }
+
+    @Test
+    void checksThatCanNeverFireAreRemoved(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("Checks.java"), """
+                class Checks {
+                    static long fib(int n) {
+                        if (n < 2) return n;                      // before the declaration: nothing to settle
+                        @dev.spindle.Future long a = fib(n - 1);
+                        long b = fib(n - 2);
+                        return a + b;                             // after the read: nothing outstanding
+                    }
+                    static long early(int n) {
+                        @dev.spindle.Future long a = fib(n);
+                        if (n > 5) return 0;                      // a may be outstanding: settled, failure raised
+                        return a;
+                    }
+                    static long loop(int n) {
+                        long s = 0;
+                        for (int i = 0; i < n; i++) {
+                            @dev.spindle.Future long a = fib(i);  // the previous iteration's is read already
+                            s += a;
+                        }
+                        return s;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        byte[] w = weaver(classes).weave(classes.get("Checks")).bytes();
+        assertEquals(1, callsTo(w, "fib", "settle"), "fib: only the catch-all settles");
+        assertEquals(0, callsTo(w, "fib", "throwIfFailed"), "fib: no settle can run before a normal exit");
+        assertEquals(1, callsTo(w, "fib", "touchLong"));
+        assertEquals(2, callsTo(w, "early", "settle"), "early: the return before the read, and the catch-all");
+        assertEquals(1, callsTo(w, "early", "throwIfFailed"), "early: only the return after a settle");
+        assertEquals(1, callsTo(w, "loop", "touchLong"));
+        Class<?> c = new Corpus.Loader("checks", Map.of("Checks", w)).loadClass("Checks");
+        try (SpindlePool pool = new SpindlePool(2)) {
+            for (String m : List.of("fib", "early", "loop")) {
+                Method mm = c.getDeclaredMethod(m, int.class);
+                mm.setAccessible(true);
+                long got = pool.invoke(new Task<Long>() {
+                    @Override
+                    protected Long compute() {
+                        try {
+                            return (Long) mm.invoke(null, 15);
+                        } catch (ReflectiveOperationException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                });
+                long want = switch (m) {
+                    case "fib" -> 610L;
+                    case "early" -> 0L;
+                    default -> 986L;                          // fib(0) + ... + fib(14) = fib(16) - 1
+                };
+                assertEquals(want, got, m + "(15)");
+            }
+        }
+    }
+
     @Test
     void weavingTwiceChangesNothing() {
         Weaver w = weaver(woven);

@@ -26,6 +26,35 @@ public final class Report {
         this.cores = cores;
     }
 
+    /** Machine ceilings (see {@link MachineCeiling}) measured around each benchmark: "suite/bench" → P → figures. */
+    private final java.util.Map<String, java.util.Map<Integer, List<Double>>> ceilings = new java.util.LinkedHashMap<>();
+
+    void addCeiling(String suite, String bench, int workers, double ceiling) {
+        ceilings.computeIfAbsent(suite + "/" + bench, k -> new java.util.TreeMap<>())
+                .computeIfAbsent(workers, k -> new ArrayList<>()).add(ceiling);
+    }
+
+    /**
+     * The median machine ceiling measured around the row's benchmark at its worker count.
+     *
+     * @param m a row
+     * @return the ceiling, if measured (rows with more than one worker)
+     */
+    Optional<Double> ceiling(Measurement m) {
+        java.util.Map<Integer, List<Double>> byP = ceilings.get(m.suite() + "/" + m.benchmark());
+        List<Double> c = byP == null ? null : byP.get(m.workers());
+        if (c == null || c.isEmpty() || m.variant().equals("seq")) {
+            return Optional.empty();
+        }
+        double[] s = c.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return Optional.of(s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+    }
+
+    /** @return every ceiling measured, "suite/bench" → P → figures in the order taken */
+    java.util.Map<String, java.util.Map<Integer, List<Double>>> ceilings() {
+        return ceilings;
+    }
+
     void add(Measurement m) {
         rows.add(m);
     }

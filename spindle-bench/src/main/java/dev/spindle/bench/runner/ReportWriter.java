@@ -13,7 +13,7 @@ final class ReportWriter {
     }
 
     private static final String[] HEAD = {"benchmark", "variant", "P", "median ms", "min", "max",
-            "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "steals/run", "ok"};
+            "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "ceiling", "steals/run", "ok"};
     /** Extra columns when some row counts lazy futures. */
     private static final String[] FUTURE_HEAD = {"B/future", "futures/run", "promoted", "stolen"};
     /** Extra columns when some row counts parallel loops. */
@@ -23,13 +23,13 @@ final class ReportWriter {
         Double steals = m.counters().get("steals");
         if (m.error() != null) {
             return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), "-", "-", "-",
-                    r.ts(m).map(Report::ms).orElse("-"), "-", "-", "-", "-", "-",
+                    r.ts(m).map(Report::ms).orElse("-"), "-", "-", "-", "-", Report.fmt(r.ceiling(m)), "-",
                     (m.tolerated() ? "n/a: " : "ERROR: ") + m.error()};
         }
         return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), Report.ms(m.medianMs()),
                 Report.ms(m.minMs()), Report.ms(m.maxMs()), r.ts(m).map(Report::ms).orElse("-"),
                 r.t1(m).map(Report::ms).orElse("-"), Report.fmt(r.tsOverT1(m)), Report.fmt(r.t1OverTp(m)),
-                Report.fmt(r.tsOverTp(m)), steals == null ? "-" : String.format(Locale.ROOT, "%.0f", steals),
+                Report.fmt(r.tsOverTp(m)), Report.fmt(r.ceiling(m)), steals == null ? "-" : String.format(Locale.ROOT, "%.0f", steals),
                 m.verified() ? "yes" : "NO"};
     }
 
@@ -167,6 +167,9 @@ final class ReportWriter {
             sb.append('\n');
         }
         sb.append("\nTs = median of the sequential variant; T1 = the variant at one worker; TP = this row.\n");
+        sb.append("ceiling = the machine's best speedup at P threads while this benchmark ran: P copies of a"
+                + " CPU-bound kernel on P threads against one copy on one (median of the figures taken before"
+                + " each round of forks and after the last; P on dedicated cores, less on shared vCPUs).\n");
         if (countsFutures(r)) {
             sb.append("B/future = bytes allocated by all threads during the timed runs / futures created;"
                     + " futures/run, promoted, stolen = Spindle's future counters per run.\n");
@@ -206,6 +209,7 @@ final class ReportWriter {
             opt(sb, "ts_over_t1", r.tsOverT1(m));
             opt(sb, "t1_over_tp", r.t1OverTp(m));
             opt(sb, "ts_over_tp", r.tsOverTp(m));
+            opt(sb, "machine_ceiling", r.ceiling(m));
             opt(sb, "bytes_per_future", java.util.Optional.ofNullable(bytesPerFuture(m)));
             opt(sb, "bytes_per_loop", java.util.Optional.ofNullable(bytesPerLoop(m)));
             field(sb, "jdk", r.jdk()).append(", ");

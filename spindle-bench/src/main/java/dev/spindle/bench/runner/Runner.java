@@ -22,7 +22,8 @@ import java.util.Map;
 /**
  * Measures suites: for each benchmark the seq variant (its median is Ts), then every other
  * variant at every worker count: warm-up runs, then timed runs on a fresh copy of the input
- * (copying is not timed). Every run's answer is compared with the reference answer (the seq
+ * (copying is not timed), after a full collection that gives every variant the same heap layout
+ * of the input. Every run's answer is compared with the reference answer (the seq
  * variant's, computed once); a mismatch is recorded and fails the invocation.
  *
  * <p>By default every benchmark × variant runs in a fresh JVM, as JMH forks: variants share
@@ -86,9 +87,11 @@ final class Runner {
         }
         if (!fork) {
             Object[] reference = new Object[1];
+            measureCeiling(suite, b);
             for (Variant<I, R> v : variants) {
                 report.addAll(measureVariant(suite, b, v, input, reference));
             }
+            measureCeiling(suite, b);
             return;
         }
         progress.label(b.name() + ": computing the reference answer");
@@ -102,12 +105,24 @@ final class Runner {
                 out.writeObject(ref);
             }
             ref = null;
-            for (Variant<I, R> v : variants) {
-                int n = v.singleRun() ? 1 : forks;
-                List<List<Measurement>> perFork = new ArrayList<>();
-                for (int f = 0; f < n; f++) {
-                    perFork.add(runChild(suite, b, v, refFile));
+            // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by
+            // variant: on a shared host, a slow minute then slows one fork of every variant
+            // instead of every fork of one variant, and the ratios of one run stay comparable.
+            List<List<List<Measurement>>> forksOf = new ArrayList<>();
+            for (int k = 0; k < variants.size(); k++) {
+                forksOf.add(new ArrayList<>());
+            }
+            for (int f = 0; f < forks; f++) {
+                measureCeiling(suite, b);
+                for (int k = 0; k < variants.size(); k++) {
+                    Variant<I, R> v = variants.get(k);
+                    if (f == 0 || !v.singleRun()) {
+                        forksOf.get(k).add(runChild(suite, b, v, refFile));
+                    }
                 }
+            }
+            measureCeiling(suite, b);
+            for (List<List<Measurement>> perFork : forksOf) {
                 for (int i = 0; i < perFork.get(0).size(); i++) {
                     List<Measurement> same = new ArrayList<>();
                     for (List<Measurement> ms : perFork) {
@@ -123,8 +138,26 @@ final class Runner {
         }
     }
 
+    /** The machine's ceiling at every worker count above one (see {@link MachineCeiling}), into the report. */
+    private void measureCeiling(Suite suite, Benchmark<?, ?> b) {
+        if (report == null) {
+            return;
+        }
+        for (int p : workers) {
+            if (p > 1) {
+                progress.label(b.name() + ": machine ceiling at P=" + p);
+                report.addCeiling(suite.name(), b.name(), p, MachineCeiling.measure(p));
+            }
+        }
+    }
+
     /** Measures one variant at every worker count it runs at, in this JVM. */
     <I, R> List<Measurement> measureVariant(Suite suite, Benchmark<I, R> b, Variant<I, R> v, I input, Object[] reference) {
+        // A full collection first, so every variant measures a compacted input: otherwise a
+        // variant that allocates has its input copied by an early young collection and one that
+        // allocates nothing keeps the allocation-order layout, and pointer-chasing inputs are
+        // layout-sensitive (TreeSum-1M: 9.6 vs 14-16 ms for the same code on this VM).
+        System.gc();
         int maxWorkers = Arrays.stream(workers).max().orElse(1);
         int[] ps = v.usesWorkers() ? workers : new int[]{v.name().equals("seq") ? 1 : maxWorkers};
         List<Measurement> out = new ArrayList<>();
