@@ -14,15 +14,13 @@ import java.util.concurrent.CountDownLatch;
  * machine's, not the runtime's.
  *
  * <p>The kernel is a doubly recursive call tree like the suites' divide-and-conquer programs
- * (calls, branches, a few registers of state), sized so one copy takes about
- * {@link #TARGET_MS} ms. Each figure is the median of {@link #TRIALS} trials, one thread then P
+ * (calls, branches, a few registers of state), sized so one copy takes a given time. Each figure is the median of {@link #TRIALS} trials, one thread then P
  * threads, alternated.
  */
 final class MachineCeiling {
     private static final int TRIALS = 3;
-    private static final double TARGET_MS = 25;
     private static volatile long sink;
-    private static int copies;             // kernel repetitions per copy, found on first use
+    private static int copiesPerMs;        // kernel repetitions per millisecond, found on first use
 
     private MachineCeiling() {
     }
@@ -30,43 +28,49 @@ final class MachineCeiling {
     /**
      * Measures the ceiling for {@code p} threads.
      *
-     * @param p threads, at least 2
+     * @param p        threads, at least 2
+     * @param copyMs   about how long one copy of the kernel runs on one thread (the runner uses
+     *                 25 ms, 5 ms at {@code --size small})
      * @return the ceiling, between 0 and about p
-     * @throws IllegalArgumentException if {@code p < 2}
+     * @throws IllegalArgumentException if {@code p < 2} or {@code copyMs <= 0}
      */
-    static synchronized double measure(int p) {
+    static synchronized double measure(int p, double copyMs) {
         if (p < 2) {
             throw new IllegalArgumentException("a machine ceiling needs at least 2 threads, not " + p);
         }
-        if (copies == 0) {
-            copies = calibrate();
+        if (!(copyMs > 0)) {
+            throw new IllegalArgumentException("a machine ceiling needs a positive kernel time, not " + copyMs + " ms");
         }
+        if (copiesPerMs == 0) {
+            copiesPerMs = calibrate();
+        }
+        int copies = (int) Math.max(1, Math.round(copiesPerMs * copyMs));
         double[] ratios = new double[TRIALS];
         for (int i = 0; i < TRIALS; i++) {
-            double one = timeThreads(1);
-            double many = timeThreads(p);
+            double one = timeThreads(1, copies);
+            double many = timeThreads(p, copies);
             ratios[i] = p * one / many;
         }
         Arrays.sort(ratios);
         return ratios[TRIALS / 2];
     }
 
-    /** Repetitions of the kernel that take about {@link #TARGET_MS} on one thread (after warming it up). */
+    /** Repetitions of the kernel per millisecond on one thread, over 5 ms after warming it up. */
     private static int calibrate() {
         for (int i = 0; i < 20; i++) {
             sink += kernel(1);
         }
         long t0 = System.nanoTime();
         int n = 0;
-        while (System.nanoTime() - t0 < TARGET_MS * 1e6 / 4) {
+        while (System.nanoTime() - t0 < 5_000_000L) {
             sink += kernel(1);
             n++;
         }
-        return Math.max(1, n * 4);
+        return Math.max(1, n / 5);
     }
 
     /** Starts {@code p} threads together, each running one copy; the milliseconds until the last ends. */
-    private static double timeThreads(int p) {
+    private static double timeThreads(int p, int copies) {
         CountDownLatch ready = new CountDownLatch(p);
         CountDownLatch go = new CountDownLatch(1);
         long[] end = new long[p];

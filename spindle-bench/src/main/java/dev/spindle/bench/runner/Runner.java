@@ -146,7 +146,7 @@ final class Runner {
         for (int p : workers) {
             if (p > 1) {
                 progress.label(b.name() + ": machine ceiling at P=" + p);
-                report.addCeiling(suite.name(), b.name(), p, MachineCeiling.measure(p));
+                report.addCeiling(suite.name(), b.name(), p, MachineCeiling.measure(p, size == Size.SMALL ? 5 : 25));
             }
         }
     }
