@@ -14,8 +14,8 @@ import java.util.concurrent.CountDownLatch;
  * machine's, not the runtime's.
  *
  * <p>The kernel is a doubly recursive call tree like the suites' divide-and-conquer programs
- * (calls, branches, a few registers of state), sized so one copy takes a given time. Each figure is the median of {@link #TRIALS} trials, one thread then P
- * threads, alternated.
+ * (calls, branches, a few registers of state), sized so one copy takes a given time. Each figure
+ * is the median of {@link #TRIALS} trials, one thread then P threads, alternated.
  */
 final class MachineCeiling {
     private static final int TRIALS = 3;

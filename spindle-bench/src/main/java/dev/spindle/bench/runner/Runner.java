@@ -22,8 +22,8 @@ import java.util.Map;
 /**
  * Measures suites: for each benchmark the seq variant (its median is Ts), then every other
  * variant at every worker count: warm-up runs, then timed runs on a fresh copy of the input
- * (copying is not timed), after a full collection that gives every variant the same heap layout
- * of the input. Every run's answer is compared with the reference answer (the seq
+ * (copying is not timed), after a full collection that leaves every variant's input compacted.
+ * Every run's answer is compared with the reference answer (the seq
  * variant's, computed once); a mismatch is recorded and fails the invocation.
  *
  * <p>By default every benchmark × variant runs in a fresh JVM, as JMH forks: variants share
