@@ -435,7 +435,6 @@ final class MethodWeaver {
         InsnList l = new InsnList();
         LabelNode skip = new LabelNode();
         l.add(guard(v, skip));
-        l.add(new JumpInsnNode(Opcodes.IFNULL, skip));
         l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
         l.add(new InsnNode(Opcodes.ACONST_NULL));
         l.add(new VarInsnNode(Opcodes.ASTORE, v.handle));
@@ -459,7 +458,6 @@ final class MethodWeaver {
         InsnList l = new InsnList();
         LabelNode skip = new LabelNode();
         l.add(guard(v, skip));
-        l.add(new JumpInsnNode(Opcodes.IFNULL, skip));
         l.add(new VarInsnNode(Opcodes.ALOAD, pending));
         l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
         l.add(new InsnNode(Opcodes.ACONST_NULL));
@@ -471,11 +469,17 @@ final class MethodWeaver {
         return l;
     }
 
-    /** The {@code aload handle} that opens a guarded block, registered for {@link DeadCheckRemover}. */
-    private VarInsnNode guard(FutureVariable v, LabelNode skip) {
+    /**
+     * {@code aload handle; ifnull skip}, which opens a guarded block (registered for
+     * {@link DeadCheckRemover}).
+     */
+    private InsnList guard(FutureVariable v, LabelNode skip) {
         VarInsnNode load = new VarInsnNode(Opcodes.ALOAD, v.handle);
         guards.add(new DeadCheckRemover.Guard(load, skip));
-        return load;
+        InsnList l = new InsnList();
+        l.add(load);
+        l.add(new JumpInsnNode(Opcodes.IFNULL, skip));
+        return l;
     }
 
     // ------------------------------------------------------------------ helpers

@@ -33,12 +33,6 @@ public interface Variant<I, R> {
     Instance<I, R> open(int workers);
 
     /**
-     * A variant set up for one worker count.
-     *
-     * @param <I> input type
-     * @param <R> result type
-     */
-    /**
      * This variant under another name (same pool, same runs).
      *
      * @param name the name to report
@@ -69,6 +63,12 @@ public interface Variant<I, R> {
         };
     }
 
+    /**
+     * A variant set up for one worker count.
+     *
+     * @param <I> input type
+     * @param <R> result type
+     */
     interface Instance<I, R> extends AutoCloseable {
         /**
          * Computes the benchmark once.
