@@ -39,6 +39,11 @@ import java.util.concurrent.locks.LockSupport;
  * another worker) or gives up — and giving up means decrementing the searching count, registering
  * as parked and re-scanning, all after the producer's write, so the re-scan sees W.
  *
+ * <p>Retiring ({@link SpindlePool#setParallelism}) is the same pattern: the pool writes the
+ * parallelism and then wakes every parked worker above it; an idle parker writes its
+ * {@code parkState} and then re-reads the parallelism, so a worker whose slot is no longer wanted
+ * either sees that and returns to retire, or is seen parked and woken.
+ *
  * <p>Work held privately by a busy worker is not visible; that worker shares it at its next push or
  * pop as soon as {@code ctl} shows an idle or searching worker (see {@link Worker#push}).
  */
@@ -131,7 +136,12 @@ final class IdleProtocol {
 
     /** Wakes every parked worker (shutdown, termination). */
     void wakeAll() {
-        for (int i = 0, n = pool.workerCount(); i < n; i++) {
+        wakeFrom(0);
+    }
+
+    /** Wakes every parked worker whose index is {@code from} or more (retiring workers). */
+    void wakeFrom(int from) {
+        for (int i = from, n = pool.workerCount(); i < n; i++) {
             Worker w = pool.workerAt(i);
             if (w == null) {
                 continue;
@@ -162,8 +172,11 @@ final class IdleProtocol {
             node = new Task.WaitNode(w);
             awaited.registerWaiter(node);
         }
-        // Dekker re-check: after announcing ourselves, look again.
-        boolean stay = !(awaited != null && awaited.isDone()) && !pool.hasVisibleWork() && !pool.isStopping();
+        // Dekker re-check: after announcing ourselves, look again. An idle worker whose slot the
+        // pool no longer wants does not park: setParallelism writes the parallelism, then wakes
+        // the parked workers above it; we wrote parkState, then read the parallelism.
+        boolean stay = !(awaited != null && awaited.isDone()) && !pool.hasVisibleWork() && !pool.isStopping()
+                && !(awaited == null && w.index >= pool.parallelism());
         if (stay && awaited == null && pool.isShutdown()) {
             pool.tryTerminate();
             stay = !pool.isStopping();
@@ -171,7 +184,8 @@ final class IdleProtocol {
         if (stay) {
             w.counters.parks++;
             while (w.parkState == mode) {
-                if (awaited != null && awaited.isDone() || pool.isStopping()) {
+                if (awaited != null && awaited.isDone() || pool.isStopping()
+                        || awaited == null && w.index >= pool.parallelism()) {
                     break;
                 }
                 LockSupport.park(pool);

@@ -55,7 +55,10 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     private static final VarHandle WORKERS = MethodHandles.arrayElementVarHandle(Worker[].class);
     private static final System.Logger LOG = System.getLogger(SpindlePool.class.getName());
 
-    private final Worker[] workers;
+    /** Worker slots, indexed by {@link Worker#index}; grow-only (replaced by a longer copy). */
+    private volatile Worker[] workers;
+    /** The target number of active workers: slots 0..parallelism-1 (see {@link #setParallelism}). */
+    private volatile int parallelism;
     private final IdleProtocol idle;
     private final SubmissionQueue submissions = new SubmissionQueue();
     private final String namePrefix;
@@ -92,6 +95,7 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         this.group = Thread.currentThread().getThreadGroup();
         this.idle = new IdleProtocol(this);
         this.workers = new Worker[workers];
+        this.parallelism = workers;
         for (int i = 0; i < workers; i++) {
             workers(i, new Worker(this, i, new SplitDeque<>(), null));
         }
@@ -150,6 +154,7 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         return (Worker) WORKERS.getAcquire(workers, i);
     }
 
+    /** Number of worker slots, active and retired; every index below it may hold a worker. */
     int workerCount() {
         return workers.length;
     }
@@ -221,7 +226,10 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
             }
             for (int i = 0; i < workers.length; i++) {
                 Worker w = workerAt(i);
-                if (w == null || w.parkState != IdleProtocol.PARKED_IDLE || w.deque.sizeEstimate() != 0) {
+                if (w == null || w.retired) {
+                    continue;                        // a retired worker's deque is empty
+                }
+                if (w.parkState != IdleProtocol.PARKED_IDLE || w.deque.sizeEstimate() != 0) {
                     return;
                 }
             }
@@ -238,6 +246,9 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     }
 
     void onWorkerExit(Worker w, Throwable death) {
+        if (death == null && w.retired) {
+            return;                                  // accounted for by retire()
+        }
         if (death != null && runState < STOP && w.latent.size() > 0) {
             w.latent.exposeAll("its worker died");     // into w's deque, which the replacement adopts
         }
@@ -356,12 +367,94 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     }
 
     /**
-     * Number of worker threads.
+     * The number of active workers: the team size loops and regions plan for. It is the count
+     * given at construction until {@link #setParallelism} changes it.
      *
      * @return the parallelism
      */
     public int parallelism() {
-        return workers.length;
+        return parallelism;
+    }
+
+    /**
+     * Changes the number of active workers at run time — the application telling the runtime its
+     * concurrency level (seed 003, §5.2).
+     *
+     * <p>Raising it starts workers for the new slots at once. Lowering it retires the workers with
+     * the highest indices: each finishes the task it is running and every task on its own deque
+     * (nothing is dropped or moved), then exits when it next has nothing of its own to run; a
+     * retiring worker that is parked is woken to exit. Until then it may still take work, so the
+     * number of running workers falls to {@code n} as soon as the retiring ones are idle, not
+     * before. Loops, regions and spawn decisions started afterwards plan for {@code n} workers.
+     *
+     * <pre>{@code
+     * SpindlePool pool = SpindlePool.defaultPool();
+     * pool.setParallelism(Topology.current().cores());    // one worker per physical core
+     * }</pre>
+     *
+     * @param n the new number of workers, 1..{@value #MAX_WORKERS}
+     * @return the previous parallelism
+     * @throws IllegalArgumentException if n is outside that range (naming it)
+     * @throws IllegalStateException    if the pool is shut down
+     */
+    public int setParallelism(int n) {
+        if (n < 1 || n > MAX_WORKERS) {
+            throw new IllegalArgumentException("parallelism must be in 1.." + MAX_WORKERS + ", was " + n);
+        }
+        int old;
+        List<Worker> started = new ArrayList<>();
+        synchronized (terminationLock) {
+            if (runState != RUNNING) {
+                throw new IllegalStateException("setParallelism(" + n + ") on " + (runState == SHUTDOWN
+                        ? "a pool that is shutting down" : "a terminated pool"));
+            }
+            old = parallelism;
+            if (n > workers.length) {
+                Worker[] grown = new Worker[n];
+                for (int i = 0; i < workers.length; i++) {
+                    grown[i] = workerAt(i);
+                }
+                workers = grown;                     // volatile: readers see the copied slots
+            }
+            parallelism = n;
+            for (int i = 0; i < n; i++) {
+                Worker w = workerAt(i);
+                if (w == null || w.retired) {
+                    Worker fresh = new Worker(this, i, w == null ? new SplitDeque<>() : w.deque, w);
+                    workers(i, fresh);
+                    liveWorkers++;
+                    started.add(fresh);
+                }
+            }
+        }
+        for (Worker w : started) {
+            w.start();
+        }
+        if (n < old) {
+            idle.wakeFrom(n);                        // parked retiring workers wake up and exit
+        }
+        return old;
+    }
+
+    /**
+     * A worker whose index is at or above the parallelism, with nothing of its own to run, asks
+     * to exit. Decided under the lock that {@link #setParallelism} holds, so a worker never exits
+     * after the parallelism was raised back over its index.
+     *
+     * @return true if the worker is retired and must return from its run loop
+     */
+    boolean retire(Worker w) {
+        synchronized (terminationLock) {
+            if (w.index < parallelism || runState >= STOP) {
+                return false;
+            }
+            w.retired = true;
+            liveWorkers--;                           // never 0: slot 0 is always active
+        }
+        if (runState == SHUTDOWN) {
+            tryTerminate();                          // the retiree may have been the last one busy
+        }
+        return true;
     }
 
     /**
@@ -370,9 +463,10 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
      * @return the statistics
      */
     public PoolStatistics statistics() {
-        List<WorkerStatistics> out = new ArrayList<>(workers.length);
-        for (int i = 0; i < workers.length; i++) {
-            out.add(workerAt(i).statistics());
+        int n = workerCount();
+        List<WorkerStatistics> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(workerAt(i).statistics());       // retired workers keep their counts
         }
         FutureCounts ext = isDefault ? FutureCounts.of(dev.spindle.future.LatentStack.externalCounts()) : FutureCounts.ZERO;
         return new PoolStatistics(out, workerDeaths.get(), ext);
@@ -478,6 +572,6 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
             case STOP -> "stopping";
             default -> "terminated";
         };
-        return "SpindlePool[" + st + ", workers=" + workers.length + ", " + statistics().summary() + "]";
+        return "SpindlePool[" + st + ", workers=" + parallelism + ", " + statistics().summary() + "]";
     }
 }

@@ -79,6 +79,12 @@ public final class Worker extends Thread {
     /** {@link IdleProtocol} state of this worker. */
     volatile int parkState;
 
+    /**
+     * Set (under the pool's lock) when this worker exits because the pool's parallelism fell to or
+     * below its index; its deque is empty then and stays empty (only the owner pushes to it).
+     */
+    volatile boolean retired;
+
     /** Calls into the scheduler from user tasks without being inlined into them. */
     final CompilationBarrier barrier = new CompilationBarrier();
 
@@ -479,6 +485,12 @@ public final class Worker extends Thread {
         while (!pool.isStopping()) {
             Task<?> t = popLocal();
             if (t == null) {
+                if (index >= pool.parallelism() && pool.retire(this)) {
+                    if (searching) {
+                        idle.stopSearching(true);   // pass on a wake-up meant for a worker that stays
+                    }
+                    return;
+                }
                 if (!searching) {
                     idle.startSearching();
                     searching = true;
@@ -552,7 +564,7 @@ public final class Worker extends Thread {
                     continue;
                 }
                 Worker v = pool.workerAt(i);
-                if (v == null) {
+                if (v == null || v.retired) {
                     continue;
                 }
                 Task<?> t = v.deque.steal();
