@@ -2,11 +2,15 @@ package dev.spindle.runtime;
 
 /**
  * The lazily created default pool. Its size comes from the system property
- * {@value #WORKERS_PROPERTY}, read at first use; an invalid value fails that use (and every later
- * one until fixed) with an {@link IllegalStateException} naming the value.
+ * {@value #WORKERS_PROPERTY}, and whether its workers are pinned to CPUs from
+ * {@value #PIN_PROPERTY} ({@code true} or {@code false}, default false), both read at first use;
+ * an invalid value fails that use (and every later one until fixed) with an
+ * {@link IllegalStateException} naming the value. Pinning asked for on a JVM that cannot pin logs
+ * a WARNING and the pool runs unpinned: the flag is a tuning hint, not a reason to stop.
  */
 final class DefaultPool {
     static final String WORKERS_PROPERTY = "spindle.workers";
+    static final String PIN_PROPERTY = "spindle.pin";
 
     private static volatile SpindlePool pool;
 
@@ -20,7 +24,17 @@ final class DefaultPool {
         }
         synchronized (DefaultPool.class) {
             if (pool == null) {
-                SpindlePool p0 = new SpindlePool(configuredWorkers(), true);
+                int workers = configuredWorkers();
+                boolean pin = configuredPinning();
+                SpindlePool p0 = new SpindlePool(workers, true);
+                if (pin) {
+                    try {
+                        p0.setWorkerPinning(true);
+                    } catch (UnsupportedOperationException e) {
+                        System.getLogger(DefaultPool.class.getName()).log(System.Logger.Level.WARNING,
+                                "-D" + PIN_PROPERTY + "=true ignored: " + e.getMessage());
+                    }
+                }
                 // The default pool never closes: report untouched future failures at JVM exit.
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> p0.untouchedFailures().reportAll(),
                         "spindle-untouched-failures"));
@@ -28,6 +42,17 @@ final class DefaultPool {
             }
             return pool;
         }
+    }
+
+    static boolean configuredPinning() {
+        String v = System.getProperty(PIN_PROPERTY);
+        if (v == null || v.isBlank() || v.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (v.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new IllegalStateException("-D" + PIN_PROPERTY + "=" + v + " is not true or false");
     }
 
     static int configuredWorkers() {

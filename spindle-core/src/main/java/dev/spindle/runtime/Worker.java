@@ -2,9 +2,11 @@ package dev.spindle.runtime;
 
 import dev.spindle.deque.SplitDeque;
 import dev.spindle.future.LatentStack;
+import dev.spindle.topology.CpuAffinity;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.BitSet;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -52,6 +54,7 @@ public final class Worker extends Thread {
     private static final long SPIN_NANOS = 20_000L;
     private static final long YIELD_NANOS = 100_000L;
 
+    private static final System.Logger LOG = System.getLogger(Worker.class.getName());
     private static final VarHandle PARK_STATE;
     private static final VarHandle REQUEST_HINT;
 
@@ -84,6 +87,11 @@ public final class Worker extends Thread {
      * below its index; its deque is empty then and stays empty (only the owner pushes to it).
      */
     volatile boolean retired;
+
+    /** The pool's pinning epoch this worker last applied; -1 before its first task. */
+    private int pinningSeen = -1;
+    /** The CPU this worker is pinned to, or -1. */
+    private volatile int pinnedCpu = -1;
 
     /** Calls into the scheduler from user tasks without being inlined into them. */
     final CompilationBarrier barrier = new CompilationBarrier();
@@ -483,6 +491,9 @@ public final class Worker extends Thread {
     private void runLoop() {
         boolean searching = false;
         while (!pool.isStopping()) {
+            if (pool.pinningEpoch() != pinningSeen) {
+                applyPinning();
+            }
             Task<?> t = popLocal();
             if (t == null) {
                 if (index >= pool.parallelism() && pool.retire(this)) {
@@ -504,6 +515,9 @@ public final class Worker extends Thread {
                 }
                 idle.stopSearching(true);
                 searching = false;
+                if (pool.pinningEpoch() != pinningSeen) {
+                    applyPinning();
+                }
                 runStolen(t);
                 continue;
             }
@@ -513,6 +527,39 @@ public final class Worker extends Thread {
             idle.stopSearching(false);
         }
         cancelLocalTasks();
+    }
+
+    /** Pins this thread to its CPU, or restores its earlier affinity, as the pool now asks. */
+    private void applyPinning() {
+        pinningSeen = pool.pinningEpoch();
+        boolean pin = pool.isWorkerPinning();
+        try {
+            BitSet all = pool.pinnableCpus();
+            if (pin) {
+                int cpu = SpindlePool.cpuFor(index, all);
+                if (cpu != pinnedCpu) {
+                    BitSet one = new BitSet();
+                    one.set(cpu);
+                    CpuAffinity.setCurrentThread(one);
+                    pinnedCpu = cpu;
+                }
+            } else if (pinnedCpu >= 0) {
+                CpuAffinity.setCurrentThread(all);
+                pinnedCpu = -1;
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> getName() + " could not " + (pin ? "pin itself" : "unpin itself")
+                    + " and runs as it was: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The CPU this worker is pinned to ({@link SpindlePool#setWorkerPinning}), or -1.
+     *
+     * @return the CPU number or -1
+     */
+    public int pinnedCpu() {
+        return pinnedCpu;
     }
 
     /** Spins over the victims a bounded number of rounds, yielding towards the end. */

@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The machine's processor topology, for choosing a pool's parallelism (seed 003, §5.2: the
@@ -29,10 +30,12 @@ public final class Topology {
     private final int cores;
     private final int sockets;
     private final List<BitSet> nodes;
+    private final int[] spreadOrder;
     private final String source;
 
-    private Topology(int logicalCpus, int cores, int sockets, List<BitSet> nodes, String source) {
+    private Topology(int logicalCpus, int cores, int sockets, List<BitSet> nodes, int[] spreadOrder, String source) {
         this.logicalCpus = logicalCpus;
+        this.spreadOrder = spreadOrder;
         this.cores = cores;
         this.sockets = sockets;
         this.nodes = nodes;
@@ -66,14 +69,14 @@ public final class Topology {
             if (online.isEmpty()) {
                 return fallback("no online CPU listed in " + sys.resolve("cpu/online"));
             }
-            Set<Long> coreIds = new HashSet<>();
+            TreeMap<Long, List<Integer>> cpusOfCore = new TreeMap<>();
             Set<Integer> packages = new HashSet<>();
             for (int c = online.nextSetBit(0); c >= 0; c = online.nextSetBit(c + 1)) {
                 Path topo = sys.resolve("cpu/cpu" + c + "/topology");
                 int pkg = Integer.parseInt(Files.readString(topo.resolve("physical_package_id")).trim());
                 int core = Integer.parseInt(Files.readString(topo.resolve("core_id")).trim());
                 packages.add(pkg);
-                coreIds.add(((long) pkg << 32) | (core & 0xffffffffL));
+                cpusOfCore.computeIfAbsent(((long) pkg << 32) | (core & 0xffffffffL), k -> new ArrayList<>()).add(c);
             }
             List<BitSet> nodes = new ArrayList<>();
             Path nodeDir = sys.resolve("node");
@@ -85,7 +88,8 @@ public final class Topology {
             if (nodes.isEmpty()) {
                 nodes.add(online);
             }
-            return new Topology(online.cardinality(), coreIds.size(), packages.size(), List.copyOf(nodes), "sysfs");
+            return new Topology(online.cardinality(), cpusOfCore.size(), packages.size(), List.copyOf(nodes),
+                    spread(cpusOfCore.values(), online.cardinality()), "sysfs");
         } catch (IOException | RuntimeException e) {
             return fallback(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
@@ -95,7 +99,25 @@ public final class Topology {
         int n = Runtime.getRuntime().availableProcessors();
         BitSet all = new BitSet();
         all.set(0, n);
-        return new Topology(n, n, 1, List.of(all), "fallback (" + why + ")");
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        return new Topology(n, n, 1, List.of(all), order, "fallback (" + why + ")");
+    }
+
+    /** The first CPU of every core, then the second of every core, and so on. */
+    private static int[] spread(java.util.Collection<List<Integer>> cores, int cpus) {
+        int[] order = new int[cpus];
+        int k = 0;
+        for (int sibling = 0; k < cpus; sibling++) {
+            for (List<Integer> core : cores) {
+                if (sibling < core.size()) {
+                    order[k++] = core.get(sibling);
+                }
+            }
+        }
+        return order;
     }
 
     /**
@@ -128,6 +150,19 @@ public final class Topology {
             }
         }
         return s;
+    }
+
+    /**
+     * The online CPUs in the order a pool should use them, one thread per physical core before a
+     * second hardware thread of any core: the first CPU of every core (cores in socket, then core
+     * id order), then the second of every core, and so on. Worker pinning
+     * ({@code SpindlePool.setWorkerPinning}) gives worker <i>i</i> the <i>i</i>-th entry that the
+     * process may use.
+     *
+     * @return a new array of CPU numbers
+     */
+    public int[] cpusSpreadOverCores() {
+        return spreadOrder.clone();
     }
 
     /**

@@ -99,6 +99,13 @@ class SpindlePoolTest {
             assertThrows(Fatal.class, () -> pool.invoke(killer));
             // The pool keeps working at full strength after the replacement.
             assertEquals(Fib.seq(22), pool.invoke(new Fib(22, 4)));
+            // The joiner hears of the Error when the task completes; the dying worker counts its
+            // death a moment later, on its way out.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (pool.statistics().workerDeaths() == 0) {
+                assertTrue(System.nanoTime() < deadline, "the killed worker's death was not counted within 30 s: " + pool);
+                Thread.onSpinWait();
+            }
             assertEquals(1, pool.statistics().workerDeaths());
             assertEquals(2, pool.statistics().workers().size());
         }

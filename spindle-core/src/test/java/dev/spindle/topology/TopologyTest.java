@@ -37,6 +37,8 @@ class TopologyTest {
         n1.set(4, 8);
         assertEquals(n1, t.cpusOfNode(1));
         assertTrue(assertThrows(IndexOutOfBoundsException.class, () -> t.cpusOfNode(2)).getMessage().contains("2"));
+        // one thread of each core first (cores: {0,1} {2,3} {4,5} {6,7}), then the siblings
+        assertArrayEquals(new int[]{0, 2, 4, 6, 1, 3, 5, 7}, t.cpusSpreadOverCores());
     }
 
     @Test
@@ -45,6 +47,7 @@ class TopologyTest {
         assertTrue(t.source().startsWith("fallback"), t.source());
         assertEquals(Runtime.getRuntime().availableProcessors(), t.logicalCpus());
         assertEquals(1, t.numaNodes());
+        assertEquals(t.logicalCpus(), t.cpusSpreadOverCores().length);
     }
 
     @Test

@@ -78,7 +78,7 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
         List<Variant<I, R>> v = new ArrayList<>();
         v.add(Variants.seq(unwoven::run));
         java.util.concurrent.atomic.AtomicLong potential = new java.util.concurrent.atomic.AtomicLong();
-        v.add(Variants.pooled("spindle-directive", SpindlePool::new, (pool, in) -> {
+        v.add(Variants.pooled("spindle-directive", Variants::spindlePool, (pool, in) -> {
             R r = pool.invoke(new Task<R>() {
                 @Override
                 protected R compute() {

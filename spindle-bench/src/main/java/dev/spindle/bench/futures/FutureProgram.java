@@ -69,7 +69,7 @@ public abstract class FutureProgram<I, R> implements Benchmark<I, R> {
     public List<Variant<I, R>> variants() {
         return List.of(
                 Variants.seq(this::seq),
-                Variants.pooled("spindle", SpindlePool::new, (pool, in) -> pool.invoke(new Task<R>() {
+                Variants.pooled("spindle", Variants::spindlePool, (pool, in) -> pool.invoke(new Task<R>() {
                     @Override
                     protected R compute() {
                         return spindle(in);

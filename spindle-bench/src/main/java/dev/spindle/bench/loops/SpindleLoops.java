@@ -17,7 +17,7 @@ final class SpindleLoops extends LoopRunner {
     private final Schedule schedule;
 
     SpindleLoops(int workers, Schedule schedule) {
-        this.pool = new SpindlePool(workers);
+        this.pool = dev.spindle.bench.suite.Variants.spindlePool(workers);
         this.schedule = schedule;
     }
 

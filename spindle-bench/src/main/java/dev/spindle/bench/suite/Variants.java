@@ -76,6 +76,24 @@ public final class Variants {
         };
     }
 
+    /** The system property that makes every Spindle variant pin its workers to CPUs. */
+    public static final String PIN_PROPERTY = "spindle.bench.pin";
+
+    /**
+     * A fresh {@link SpindlePool} for a Spindle variant: {@code workers} workers, pinned to CPUs
+     * if {@code -Dspindle.bench.pin=true} (the runner: {@code --set spindle.bench.pin=true}).
+     *
+     * @param workers the number of workers
+     * @return the pool
+     */
+    public static SpindlePool spindlePool(int workers) {
+        SpindlePool pool = new SpindlePool(workers);
+        if (Boolean.getBoolean(PIN_PROPERTY)) {
+            pool.setWorkerPinning(true);
+        }
+        return pool;
+    }
+
     /**
      * Runs on a fresh {@link SpindlePool} of the requested size.
      *
@@ -86,7 +104,7 @@ public final class Variants {
      * @return the variant
      */
     public static <I, R> Variant<I, R> spindle(String name, BiFunction<SpindlePool, I, R> body) {
-        return pooled(name, SpindlePool::new, body, pool -> {
+        return pooled(name, Variants::spindlePool, body, pool -> {
             PoolStatistics s = pool.statistics();
             Map<String, Long> m = new LinkedHashMap<>();
             m.put("tasks", s.tasksRun());
