@@ -25,15 +25,17 @@ import java.lang.invoke.VarHandle;
  * <li>dynamic and guided: members claim chunks from {@code next} with a CAS each (the claims
  *     are what these schedules are; a CAS rather than getAndAdd so that {@code next} never
  *     passes {@code n} and cannot overflow);</li>
- * <li>auto: the caller alone starts on the whole range, runs it in grains (multiples of the
- *     grain, n / (16 × team), from offset 0, so the pieces are the same whoever runs them) and, between grains,
- *     splits off the upper half of what remains as a {@link RangeSplit} task whenever another
- *     worker wants work ({@link Worker#isWorkWanted()}: a few plain loads) and the rest is worth
- *     a steal: its time, estimated from the grains run so far, is at least
- *     {@link #MIN_SPLIT_NANOS} (a clock read only when someone wants work, with a doubling
- *     back-off after a "too small"). Split-off halves
- *     split again the same way wherever they run; each joins its splits newest first, running
- *     any that nobody took itself.</li>
+ * <li>auto: the caller alone starts on the whole range, runs it in steps of at most a grain
+ *     (n / (16 × team)) and, between steps, splits off the upper half of what remains as a
+ *     {@link RangeSplit} task whenever another worker wants work ({@link Worker#isWorkWanted()}:
+ *     a few plain loads) or the worker that split off the piece being run waits for it
+ *     ({@link RangeSplit#awaited}: it has run dry), and the rest is worth a steal: its time,
+ *     estimated from the steps run so far, is at least {@link #MIN_SPLIT_NANOS} (with a doubling
+ *     back-off after a "too small"). A reduction steps and splits on grain boundaries, so its
+ *     leaves are the same whoever runs them; a plain loop, once split, times its steps, sizes
+ *     them to about {@link #STEP_NANOS} of work, and splits anywhere, so that a skewed loop's expensive end is
+ *     shared finely. Split-off halves split again the same way wherever they run; each joins its
+ *     splits newest first, running any that nobody took itself.</li>
  * </ul>
  * Allocation per loop: this descriptor, plus one small task per member (static, dynamic,
  * guided) or per split (auto); nothing per chunk or iteration. Memory ordering: the fields a
@@ -87,7 +89,7 @@ abstract class ParallelLoop {
     /** On a worker: runs the whole loop to completion, then rethrows the first failure. */
     final void execute(Worker w) {
         if (schedule.kind() == Schedule.Kind.AUTO) {
-            runAuto(w, 0L, n);
+            runAuto(w, 0L, n, null);
         } else {
             int members = (int) Math.min(team, chunksFor(schedule.kind()));
             LoopMember head = null;
@@ -168,36 +170,76 @@ abstract class ParallelLoop {
      */
     static final long MIN_SPLIT_NANOS = 10_000L;
 
-    /** Auto: runs {@code [lo, hi)} in grains, splitting off the upper half whenever work is wanted and worth it. */
-    final void runAuto(Worker w, long lo, long hi) {
+    /**
+     * Whether chunk boundaries must fall on multiples of the grain whoever runs them (a
+     * reduction's leaves). A plain loop may split an auto range anywhere.
+     */
+    boolean fixedLeaves() {
+        return false;
+    }
+
+    /**
+     * How long a plain auto loop's step between two looks at demand should take, once steps are
+     * timed: a worker that runs dry waits about this long for the runner to notice it.
+     */
+    static final long STEP_NANOS = 50_000L;
+
+    /**
+     * Auto: runs {@code [lo, hi)} in steps, splitting off the upper half whenever work is wanted
+     * and the rest is worth it. A reduction steps and splits on grain boundaries, so its leaves
+     * are the same whoever runs them. A plain loop times its steps and sizes them to about
+     * {@link #STEP_NANOS} (never more than a grain), and splits at any iteration, so that a worker
+     * that runs dry near the expensive end of a skewed loop waits for microseconds, not for a
+     * whole grain. It reads the clock only in split-off pieces and in a root that has split (a
+     * loop nobody shares, like an empty one, never does), and stops when a whole grain takes under
+     * a microsecond.
+     */
+    final void runAuto(Worker w, long lo, long hi, RangeSplit piece) {
         RangeSplit splits = null;
-        long g = chunk;
+        final long g = chunk;
+        final boolean anywhere = !fixedLeaves();
+        boolean timing = anywhere && piece != null;         // a root times its steps once it split
+        long clock = timing ? System.nanoTime() : 0L;
+        long step = g;
         long start = 0L, startLo = lo;
         int skip = 0, backoff = 1;
         try {
             while (lo < hi && !failure.stopped) {
                 long rem = hi - lo;
-                long grains = (rem - 1) / g + 1;
-                if (grains >= 2 && --skip < 0 && w.isWorkWanted()) {
+                if ((anywhere ? rem >= 2 : rem > g) && --skip < 0 && ((piece != null && piece.awaited) || w.isWorkWanted())) {
                     long now = System.nanoTime();
                     if (start == 0L || lo == startLo) {
-                        start = now;                        // first look: time one grain first
+                        start = now;                        // first look: time a step first
                         startLo = lo;
                     } else if ((double) (now - start) / (lo - startLo) * rem >= MIN_SPLIT_NANOS) {
-                        long mid = lo + (grains >>> 1) * g;  // on a grain boundary: grains are fixed
+                        long mid = anywhere ? lo + (rem >>> 1)
+                                : lo + ((((rem - 1) / g) + 1) >>> 1) * g;   // on a grain boundary
                         RangeSplit s = new RangeSplit(this, mid, hi, splits);
                         w.pushForOthers(s, true);
                         splits = s;
                         hi = mid;
                         backoff = 1;
+                        if (anywhere && !timing) {
+                            timing = true;
+                            clock = now;
+                        }
                         continue;
                     } else {
                         skip = backoff;                     // too small for now: look again later
                         backoff <<= 1;
                     }
                 }
-                long end = rem <= g ? hi : lo + g;
+                long end = rem <= step ? hi : lo + step;
                 runChunk(lo, end);
+                if (timing) {
+                    long now = System.nanoTime(), took = now - clock, len = end - lo;
+                    clock = now;
+                    if (took < 1_000L && len >= g) {
+                        timing = false;                     // cheap grains: a grain is short enough
+                    } else {
+                        step = Math.max(1L, Math.min(g, (long) ((double) len * STEP_NANOS / Math.max(took, 1L))));
+                    }
+                }
                 lo = end;
             }
         } catch (Throwable t) {
@@ -205,9 +247,10 @@ abstract class ParallelLoop {
         }
         for (RangeSplit s = splits; s != null; s = s.next) {      // newest first
             if (w.tryUnfork(s)) {
-                runAuto(w, s.lo, s.hi);
-            } else {
-                s.quietlyJoin();
+                runAuto(w, s.lo, s.hi, piece);                      // still inside the same piece
+            } else if (!s.isDone()) {
+                s.awaited = true;                                   // its runner splits at its next step
+                s.quietlyJoin();                                    // and this join steals the split
             }
         }
     }
@@ -237,6 +280,13 @@ abstract class ParallelLoop {
         final long lo;
         final long hi;
         final RangeSplit next;
+        /**
+         * Set by the worker that split this piece off and now waits for it: it has nothing else
+         * to do, so whoever runs this piece (or a part of it it kept) splits again at its next
+         * step if the rest is worth it, instead of waiting until the idle worker parks and shows
+         * up in the pool's idle count. A plain flag read between steps; no atomic operation.
+         */
+        volatile boolean awaited;
 
         RangeSplit(ParallelLoop loop, long lo, long hi, RangeSplit next) {
             this.loop = loop;
@@ -247,7 +297,7 @@ abstract class ParallelLoop {
 
         @Override
         protected Void compute() {
-            loop.runAuto((Worker) Thread.currentThread(), lo, hi);
+            loop.runAuto((Worker) Thread.currentThread(), lo, hi, this);
             return null;
         }
     }

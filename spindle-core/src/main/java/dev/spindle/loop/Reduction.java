@@ -66,6 +66,11 @@ abstract class Reduction extends ParallelLoop {
         };
     }
 
+    @Override
+    boolean fixedLeaves() {
+        return true;                                 // partials are per leaf: see the class comment
+    }
+
     /** The leaf a chunk starting at offset {@code lo} is. */
     private int leafOf(long lo) {
         if (bounds != null) {

@@ -122,6 +122,41 @@ class LoopsTest {
         }
     }
 
+    /**
+     * Costs growing with the index: once split, auto times its steps and splits inside grains, at
+     * any iteration. Range form at the top of the long range, so offsets, midpoints and steps are
+     * checked where an index overflow would show.
+     */
+    @Test
+    void autoSplitsSkewedLoopsAnywhereAndRunsEveryIndexOnce() throws Exception {
+        for (int workers : new int[]{2, 3}) {
+            try (SpindlePool pool = new SpindlePool(workers)) {
+                for (int round = 0; round < 12; round++) {
+                    int n = 500 + round * 41;
+                    long from = round % 2 == 0 ? Long.MAX_VALUE - n : Long.MIN_VALUE;
+                    AtomicIntegerArray seen = new AtomicIntegerArray(n);
+                    onWorker(pool, () -> {
+                        Loops.parallelForLongRange(from, from + n, Schedule.auto(), (a, b) -> {
+                            assertTrue(a < b && a >= from && b <= from + n, () -> "chunk [" + a + ", " + b + ")");
+                            for (long i = a; i < b; i++) {
+                                long x = i;
+                                for (long k = 30 * (i - from); k > 0; k--) {
+                                    x = x * 6364136223846793005L + 1;
+                                }
+                                if (x == 42) {
+                                    throw new AssertionError("unreachable");
+                                }
+                                seen.incrementAndGet((int) (i - from));
+                            }
+                        });
+                        return null;
+                    });
+                    assertOnce(seen, n, () -> "skewed auto [" + from + ", " + (from + n) + ") at " + workers + " workers");
+                }
+            }
+        }
+    }
+
     @Test
     void longRangesAtTheExtremes() throws Exception {
         try (SpindlePool pool = new SpindlePool(2)) {
