@@ -171,4 +171,28 @@ class ExamplesTest {
         List<Callable<Integer>> bodies = List.of(() -> 1, () -> 2, () -> 3);
         assertEquals(List.of(1, 2, 3), Spindle.invokeAll(bodies));
     }
+
+    // README "runtime hints", SpindlePool.setParallelism / setWorkerPinning, CpuAffinity's Javadoc
+    @Test
+    void runtimeHintsReadme() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {        // the README uses the default pool
+            pool.setParallelism(dev.spindle.topology.Topology.current().cores());   // one worker per physical core from now on
+            if (dev.spindle.topology.CpuAffinity.isSupported()) {
+                pool.setWorkerPinning(true);                    // each worker on its own CPU
+            }
+            assertEquals(dev.spindle.topology.Topology.current().cores(), pool.parallelism());
+            assertEquals(55L, (long) pool.invoke(new Fib(10)));
+        }
+        if (dev.spindle.topology.CpuAffinity.isSupported()) {
+            Thread t = new Thread(() -> {
+                java.util.BitSet before = dev.spindle.topology.CpuAffinity.ofCurrentThread();    // e.g. {0, 1}
+                java.util.BitSet one = new java.util.BitSet();
+                one.set(before.nextSetBit(0));
+                dev.spindle.topology.CpuAffinity.setCurrentThread(one);
+                dev.spindle.topology.CpuAffinity.setCurrentThread(before);
+            });
+            t.start();
+            t.join(30_000);
+        }
+    }
 }
