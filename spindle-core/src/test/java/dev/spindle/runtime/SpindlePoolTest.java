@@ -299,8 +299,7 @@ class SpindlePoolTest {
 
     @Test
     void defaultPoolPropertyIsValidated() {
-        String old = System.getProperty(DefaultPool.WORKERS_PROPERTY);
-        try {
+        SystemPropertyScope.with(DefaultPool.WORKERS_PROPERTY, () -> {
             System.setProperty(DefaultPool.WORKERS_PROPERTY, "lots");
             IllegalStateException e = assertThrows(IllegalStateException.class, DefaultPool::configuredWorkers);
             assertTrue(e.getMessage().contains("lots"), e.getMessage());
@@ -309,13 +308,7 @@ class SpindlePoolTest {
             assertTrue(e.getMessage().contains("0"), e.getMessage());
             System.setProperty(DefaultPool.WORKERS_PROPERTY, "3");
             assertEquals(3, DefaultPool.configuredWorkers());
-        } finally {
-            if (old == null) {
-                System.clearProperty(DefaultPool.WORKERS_PROPERTY);
-            } else {
-                System.setProperty(DefaultPool.WORKERS_PROPERTY, old);
-            }
-        }
+        });
     }
 
     @Test

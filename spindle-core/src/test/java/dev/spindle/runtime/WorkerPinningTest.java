@@ -83,8 +83,7 @@ class WorkerPinningTest {
 
     @Test
     void defaultPoolPinPropertyIsValidated() {
-        String old = System.getProperty(DefaultPool.PIN_PROPERTY);
-        try {
+        SystemPropertyScope.with(DefaultPool.PIN_PROPERTY, () -> {
             System.setProperty(DefaultPool.PIN_PROPERTY, "yes");
             IllegalStateException e = assertThrows(IllegalStateException.class, DefaultPool::configuredPinning);
             assertTrue(e.getMessage().contains("yes"), e.getMessage());
@@ -92,13 +91,7 @@ class WorkerPinningTest {
             assertTrue(DefaultPool.configuredPinning());
             System.clearProperty(DefaultPool.PIN_PROPERTY);
             assertFalse(DefaultPool.configuredPinning());
-        } finally {
-            if (old == null) {
-                System.clearProperty(DefaultPool.PIN_PROPERTY);
-            } else {
-                System.setProperty(DefaultPool.PIN_PROPERTY, old);
-            }
-        }
+        });
     }
 
     /**
