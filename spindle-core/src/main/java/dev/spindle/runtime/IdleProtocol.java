@@ -155,6 +155,11 @@ final class IdleProtocol {
         }
     }
 
+    /** An idle worker (not one waiting in a join) whose slot the pool no longer wants. */
+    private boolean retiring(Worker w, Task<?> awaited) {
+        return awaited == null && w.index >= pool.parallelism();
+    }
+
     /**
      * Parks the calling worker until new work may exist, or until {@code awaited} completes.
      *
@@ -176,7 +181,7 @@ final class IdleProtocol {
         // pool no longer wants does not park: setParallelism writes the parallelism, then wakes
         // the parked workers above it; we wrote parkState, then read the parallelism.
         boolean stay = !(awaited != null && awaited.isDone()) && !pool.hasVisibleWork() && !pool.isStopping()
-                && !(awaited == null && w.index >= pool.parallelism());
+                && !retiring(w, awaited);
         if (stay && awaited == null && pool.isShutdown()) {
             pool.tryTerminate();
             stay = !pool.isStopping();
@@ -184,8 +189,7 @@ final class IdleProtocol {
         if (stay) {
             w.counters.parks++;
             while (w.parkState == mode) {
-                if (awaited != null && awaited.isDone() || pool.isStopping()
-                        || awaited == null && w.index >= pool.parallelism()) {
+                if (awaited != null && awaited.isDone() || pool.isStopping() || retiring(w, awaited)) {
                     break;
                 }
                 LockSupport.park(pool);

@@ -491,9 +491,7 @@ public final class Worker extends Thread {
     private void runLoop() {
         boolean searching = false;
         while (!pool.isStopping()) {
-            if (pool.pinningEpoch() != pinningSeen) {
-                applyPinning();
-            }
+            followPinning();
             Task<?> t = popLocal();
             if (t == null) {
                 if (index >= pool.parallelism() && pool.retire(this)) {
@@ -515,9 +513,7 @@ public final class Worker extends Thread {
                 }
                 idle.stopSearching(true);
                 searching = false;
-                if (pool.pinningEpoch() != pinningSeen) {
-                    applyPinning();
-                }
+                followPinning();
                 runStolen(t);
                 continue;
             }
@@ -527,6 +523,13 @@ public final class Worker extends Thread {
             idle.stopSearching(false);
         }
         cancelLocalTasks();
+    }
+
+    /** Before a task from the main loop: applies a pinning change made since the last one. */
+    private void followPinning() {
+        if (pool.pinningEpoch() != pinningSeen) {
+            applyPinning();
+        }
     }
 
     /** Pins this thread to its CPU, or restores its earlier affinity, as the pool now asks. */

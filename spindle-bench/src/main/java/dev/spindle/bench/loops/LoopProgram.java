@@ -37,38 +37,25 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
     }
 
     private Variant<I, R> variant(String name, boolean usesWorkers, IntFunction<LoopRunner> open) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
+        return Variant.of(name, usesWorkers, false, workers -> {
+            LoopRunner runner = open.apply(workers);
+            return new Variant.Instance<>() {
+                @Override
+                public R run(I input) {
+                    return runner.run(() -> compute(input, runner));
+                }
 
-            @Override
-            public boolean usesWorkers() {
-                return usesWorkers;
-            }
+                @Override
+                public Map<String, Long> counters() {
+                    return runner.counters();
+                }
 
-            @Override
-            public Instance<I, R> open(int workers) {
-                LoopRunner runner = open.apply(workers);
-                return new Instance<>() {
-                    @Override
-                    public R run(I input) {
-                        return runner.run(() -> compute(input, runner));
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        return runner.counters();
-                    }
-
-                    @Override
-                    public void close() {
-                        runner.close();
-                    }
-                };
-            }
-        };
+                @Override
+                public void close() {
+                    runner.close();
+                }
+            };
+        });
     }
 
     /** A copy of a matrix, row by row, for programs that work in place. */

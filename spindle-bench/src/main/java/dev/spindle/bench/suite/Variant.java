@@ -39,28 +39,30 @@ public interface Variant<I, R> {
      * @return the renamed variant
      */
     default Variant<I, R> named(String name) {
-        Variant<I, R> v = this;
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
+        return of(name, usesWorkers(), singleRun(), this::open);
+    }
 
-            @Override
-            public boolean usesWorkers() {
-                return v.usesWorkers();
-            }
-
-            @Override
-            public boolean singleRun() {
-                return v.singleRun();
-            }
-
+    /**
+     * A variant from its parts.
+     *
+     * @param name        the name
+     * @param usesWorkers whether it runs on a worker count
+     * @param singleRun   whether the runner times it once (see {@link #singleRun()})
+     * @param open        sets it up for a worker count
+     * @param <I>         input type
+     * @param <R>         result type
+     * @return the variant
+     */
+    static <I, R> Variant<I, R> of(String name, boolean usesWorkers, boolean singleRun,
+                                   java.util.function.IntFunction<Instance<I, R>> open) {
+        record Parts<I, R>(String name, boolean usesWorkers, boolean singleRun,
+                           java.util.function.IntFunction<Instance<I, R>> opener) implements Variant<I, R> {
             @Override
             public Instance<I, R> open(int workers) {
-                return v.open(workers);
+                return opener.apply(workers);
             }
-        };
+        }
+        return new Parts<>(name, usesWorkers, singleRun, open);
     }
 
     /**

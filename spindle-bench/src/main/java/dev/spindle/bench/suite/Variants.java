@@ -53,27 +53,7 @@ public final class Variants {
     }
 
     private static <I, R> Variant<I, R> simple(String name, Function<I, R> body, boolean singleRun) {
-        return new Variant<>() {
-            @Override
-            public boolean singleRun() {
-                return singleRun;
-            }
-
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean usesWorkers() {
-                return false;
-            }
-
-            @Override
-            public Instance<I, R> open(int workers) {
-                return body::apply;
-            }
-        };
+        return Variant.of(name, false, singleRun, workers -> body::apply);
     }
 
     /** The system property that makes every Spindle variant pin its workers to CPUs. */
@@ -144,37 +124,24 @@ public final class Variants {
     public static <P extends java.util.concurrent.ExecutorService, I, R> Variant<I, R> pooled(
             String name, java.util.function.IntFunction<P> create, BiFunction<P, I, R> body,
             Function<P, Map<String, Long>> counters) {
-        return new Variant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
+        return Variant.of(name, true, false, workers -> {
+            P pool = create.apply(workers);
+            return new Variant.Instance<>() {
+                @Override
+                public R run(I input) {
+                    return body.apply(pool, input);
+                }
 
-            @Override
-            public boolean usesWorkers() {
-                return true;
-            }
+                @Override
+                public Map<String, Long> counters() {
+                    return counters.apply(pool);
+                }
 
-            @Override
-            public Instance<I, R> open(int workers) {
-                P pool = create.apply(workers);
-                return new Instance<>() {
-                    @Override
-                    public R run(I input) {
-                        return body.apply(pool, input);
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        return counters.apply(pool);
-                    }
-
-                    @Override
-                    public void close() {
-                        pool.close();
-                    }
-                };
-            }
-        };
+                @Override
+                public void close() {
+                    pool.close();
+                }
+            };
+        });
     }
 }
