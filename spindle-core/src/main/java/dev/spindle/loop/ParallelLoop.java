@@ -18,7 +18,8 @@ import java.lang.invoke.VarHandle;
  * own deque — visible to thieves only if someone is hungry, as with a fork — participates as
  * member 0, and then takes back (and runs itself) every member nobody took, or joins it. So with
  * every worker busy, a loop costs its own iterations plus a few pushes and pops; nothing waits
- * for a worker that is not there.
+ * for a worker that is not there. While its members are still private, the caller runs its own
+ * share in pieces and shares them as soon as a worker becomes hungry (see {@link #participate}).
  * <ul>
  * <li>static blocks: member {@code k} runs block {@code k}; static chunks: chunks {@code k,
  *     k + team, …} — no shared writes at all;</li>
@@ -98,11 +99,11 @@ abstract class ParallelLoop {
                 w.pushForOthers(m, false);
                 head = m;
             }
-            participate(0);
+            participate(0, w);
             // member 1 was pushed last: the chain runs newest first, as tryUnfork needs
             for (LoopMember m = head; m != null; m = m.next) {
                 if (w.tryUnfork(m)) {
-                    participate(m.member);
+                    participate(m.member, null);
                 } else {
                     m.quietlyJoin();
                 }
@@ -115,16 +116,42 @@ abstract class ParallelLoop {
         return kind == Schedule.Kind.STATIC ? n : (n - 1) / chunk + 1;
     }
 
-    /** Member {@code k}'s share of a static, dynamic or guided loop. */
-    final void participate(int k) {
+    /**
+     * How many pieces the loop's caller cuts its own static block into while its members are still
+     * private: between pieces it looks whether a worker became hungry and, if so, shares them.
+     */
+    static final int OWNER_PIECES = 8;
+
+    /**
+     * Member {@code k}'s share of a static, dynamic or guided loop.
+     *
+     * @param k     the member
+     * @param owner the loop's caller running member 0 while the other members wait on its deque,
+     *              or null: between chunks (static blocks: between eighths of its block, unless the
+     *              block is a reduction's leaf) it shares
+     *              the members if a worker became hungry after they were pushed — a worker that
+     *              was finishing the previous loop's member when this loop pushed its own would
+     *              otherwise find nothing until the caller's whole block ends, and the caller would
+     *              then run the loop alone
+     */
+    final void participate(int k, Worker owner) {
         try {
             switch (schedule.kind()) {
                 case STATIC -> {
                     long q = n / team, r = n % team;
                     long lo = k * q + Math.min(k, r);
                     long hi = lo + q + (k < r ? 1 : 0);
-                    if (lo < hi && !failure.stopped) {
-                        runChunk(lo, hi);
+                    boolean watch = owner != null && !fixedLeaves() && owner.holdsPrivateWork();   // a reduction's block is one leaf
+                    long piece = watch ? Math.max(1L, (hi - lo) / OWNER_PIECES) : hi - lo;
+                    while (lo < hi && !failure.stopped) {
+                        if (watch && owner.isPrivateWorkWanted()) {
+                            owner.shareWork();
+                            watch = false;
+                            piece = hi - lo;                     // shared: the rest in one piece
+                        }
+                        long end = hi - lo <= piece ? hi : lo + piece;
+                        runChunk(lo, end);
+                        lo = end;
                     }
                 }
                 case STATIC_CHUNKED -> {
@@ -140,6 +167,9 @@ abstract class ParallelLoop {
                             break;
                         }
                         lo += stride;
+                        if (owner != null && owner.isPrivateWorkWanted()) {
+                            owner.shareWork();
+                        }
                     }
                 }
                 case DYNAMIC, GUIDED -> {
@@ -154,6 +184,9 @@ abstract class ParallelLoop {
                         long hi = rem <= size ? n : lo + size;
                         if (NEXT.compareAndSet(this, lo, hi)) {
                             runChunk(lo, hi);
+                            if (owner != null && owner.isPrivateWorkWanted()) {
+                                owner.shareWork();
+                            }
                         }
                     }
                 }
@@ -269,7 +302,7 @@ abstract class ParallelLoop {
 
         @Override
         protected Void compute() {
-            loop.participate(member);
+            loop.participate(member, null);
             return null;
         }
     }

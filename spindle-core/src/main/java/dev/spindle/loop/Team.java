@@ -103,7 +103,7 @@ public final class Team {
         int c = ++constructs;
         ParallelLoop loop = region.workShare(c, from, to, schedule, body);
         if (loop != null) {
-            loop.participate(id);
+            loop.participate(id, null);
         }
         region.barrier();
         if (loop != null) {

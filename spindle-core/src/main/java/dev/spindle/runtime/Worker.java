@@ -314,13 +314,34 @@ public final class Worker extends Thread {
         SplitDeque<Task<?>> d = deque;
         d.push(t);
         if (shareNow || d.isShareRequested() || idle.anyoneHungry()) {
-            int shared = 0;
-            for (int n; d.privateSize() > 0 && (n = d.share()) > 0; ) {
-                shared += n;
-            }
-            if (shared > 0) {
-                signalShared();
-            }
+            shareAll();
+        }
+    }
+
+    /**
+     * For the loops runtime: makes every task this worker pushed and still holds privately
+     * stealable now, and wakes a worker if one is parked. A worker running a long piece of a loop
+     * calls this between pieces when {@link #isWorkWanted()} says a worker became hungry after the
+     * loop's tasks were pushed (for example one that was finishing the previous loop's member), so
+     * that they do not stay private until the piece ends ({@link #isPrivateWorkWanted()}). Only the
+     * worker itself may call this.
+     */
+    public void shareWork() {
+        if (Thread.currentThread() != this) {
+            throw new IllegalStateException("shareWork called from " + Thread.currentThread().getName()
+                    + ", not from worker " + getName());
+        }
+        shareAll();
+    }
+
+    private void shareAll() {
+        SplitDeque<Task<?>> d = deque;
+        int shared = 0;
+        for (int n; d.privateSize() > 0 && (n = d.share()) > 0; ) {
+            shared += n;
+        }
+        if (shared > 0) {
+            signalShared();
         }
     }
 
@@ -334,6 +355,29 @@ public final class Worker extends Thread {
     public boolean isWorkWanted() {
         SplitDeque<Task<?>> d = deque;
         return (d.isShareRequested() || idle.anyoneHungry()) && !d.hasShared();
+    }
+
+    /**
+     * True if this worker holds tasks it pushed that no other worker can see yet (its deque's
+     * private region). One plain load of the worker's own fields. Only meaningful on the worker
+     * itself.
+     *
+     * @return whether {@link #shareWork()} would have something to share
+     */
+    public boolean holdsPrivateWork() {
+        return deque.privateSize() > 0;
+    }
+
+    /**
+     * True if this worker holds private tasks and another worker would take them now (a thief
+     * asked, or some worker is idle or searching). Reads the pool's idle word only when there is
+     * something to share. Only meaningful on the worker itself.
+     *
+     * @return whether to call {@link #shareWork()}
+     */
+    public boolean isPrivateWorkWanted() {
+        SplitDeque<Task<?>> d = deque;
+        return d.privateSize() > 0 && (d.isShareRequested() || idle.anyoneHungry());
     }
 
     /**

@@ -309,6 +309,68 @@ class LoopsTest {
         }
     }
 
+    /**
+     * A static loop pushes its second member while the other worker is busy (so privately, as a
+     * fork would), then the other worker becomes hungry while the caller runs its own block: the
+     * caller must share the member between pieces of its block instead of running the whole loop
+     * alone. Without the sharing, the second piece below waits for the member forever (bounded).
+     */
+    @Test
+    void aStaticLoopSharesItsMembersWithAWorkerThatBecomesHungryDuringTheCallersBlock() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            Task<Void> blocker = new Task<>() {
+                @Override
+                protected Void compute() {
+                    started.countDown();
+                    await(release, "the blocking task's release");
+                    return null;
+                }
+            };
+            pool.submit(blocker);
+            assertTrue(started.await(10, TimeUnit.SECONDS), "the blocking task never started");
+            int n = 1600;                                   // the caller's block is [0, 800), pieces of 100
+            java.util.concurrent.atomic.AtomicReference<Thread> secondHalf = new java.util.concurrent.atomic.AtomicReference<>();
+            String outcome = onWorker(pool, () -> {
+                Thread caller = Thread.currentThread();
+                dev.spindle.runtime.Worker w = (dev.spindle.runtime.Worker) caller;
+                Loops.parallelFor(0, n, Schedule.staticBlocks(), i -> {
+                    if (i == 0) {
+                        assertTrue(w.holdsPrivateWork(), "the member was shared at push although nobody was hungry");
+                        release.countDown();                // the other worker finishes and goes looking for work
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (!w.isPrivateWorkWanted()) {
+                            assertTrue(System.nanoTime() < deadline, "the released worker never became hungry");
+                            Thread.onSpinWait();
+                        }
+                    } else if (i == 150) {                  // the second piece of the caller's block
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (secondHalf.get() == null) {
+                            assertTrue(System.nanoTime() < deadline,
+                                    "the loop's second member was not shared while its caller ran its own block");
+                            Thread.onSpinWait();
+                        }
+                    } else if (i >= n / 2 && Thread.currentThread() != caller) {
+                        secondHalf.compareAndSet(null, Thread.currentThread());
+                    }
+                });
+                return "done";
+            });
+            assertEquals("done", outcome);
+            assertNotNull(secondHalf.get());
+            blocker.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void await(java.util.concurrent.CountDownLatch latch, String what) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS), "timed out waiting for " + what);
+        } catch (InterruptedException e) {
+            throw new AssertionError("interrupted waiting for " + what, e);
+        }
+    }
+
     @Test
     void aLoopFromAThreadThatIsNotAWorkerRunsOnTheDefaultPool() {
         List<String> names = java.util.Collections.synchronizedList(new ArrayList<>());

@@ -10,7 +10,7 @@ import java.util.function.IntFunction;
 
 /**
  * A program of the {@code loops} suite, written once against {@link LoopRunner}; its variants are
- * seq, jth, wd, streams and Spindle's four schedules.
+ * seq, jth, wd, streams, spin-team (the hand-written ceiling) and Spindle's four schedules.
  *
  * @param <I> input type
  * @param <R> result type
@@ -30,6 +30,7 @@ abstract class LoopProgram<I, R> implements Benchmark<I, R> {
                 variant("jth", true, ThreadPerLoop::new),
                 variant("wd", true, WorkDescriptorTeam::new),
                 variant("streams", true, StreamLoops::new),
+                variant("spin-team", true, SpinTeam::new),
                 variant("spindle-static", true, w -> new SpindleLoops(w, Schedule.staticBlocks())),
                 variant("spindle-dynamic", true, w -> new SpindleLoops(w, Schedule.dynamic(chunk()))),
                 variant("spindle-guided", true, w -> new SpindleLoops(w, Schedule.guided(chunk()))),
