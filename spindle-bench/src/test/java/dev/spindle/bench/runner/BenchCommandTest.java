@@ -77,10 +77,11 @@ class BenchCommandTest {
                 "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
-        // 3 programs x (seq + 7 variants x 2 worker counts)
-        assertEquals(45, count(json, "\"suite\": \"loops\""));
-        assertEquals(45, count(json, "\"verified\": true"));
-        assertEquals(45, count(json, "\"bytes_per_loop\":"), "every row reports bytes per loop");
+        // 3 programs x (seq + 8 variants x 2 worker counts)
+        assertEquals(51, count(json, "\"suite\": \"loops\""));
+        assertEquals(51, count(json, "\"verified\": true"));
+        assertEquals(51, count(json, "\"bytes_per_loop\":"), "every row reports bytes per loop");
+        assertTrue(json.contains("\"variant\": \"spin-team\""), "the spin-team baseline ran");
         assertTrue(Files.readString(out.resolve("results.md")).contains("B/loop"));
     }
 
