@@ -127,12 +127,11 @@ abstract class ParallelLoop {
      *
      * @param k     the member
      * @param owner the loop's caller running member 0 while the other members wait on its deque,
-     *              or null: between chunks (static blocks: between eighths of its block, unless the
-     *              block is a reduction's leaf) it shares
-     *              the members if a worker became hungry after they were pushed — a worker that
-     *              was finishing the previous loop's member when this loop pushed its own would
-     *              otherwise find nothing until the caller's whole block ends, and the caller would
-     *              then run the loop alone
+     *              or null. Between chunks (static blocks: between eighths of its block, unless the
+     *              block is a reduction's leaf) the owner shares the members if a worker became
+     *              hungry after they were pushed: a worker that was finishing the previous loop's
+     *              member when this loop pushed its own would otherwise find nothing until the
+     *              caller's whole block ends, and the caller would then run the loop alone
      */
     final void participate(int k, Worker owner) {
         try {
@@ -141,7 +140,8 @@ abstract class ParallelLoop {
                     long q = n / team, r = n % team;
                     long lo = k * q + Math.min(k, r);
                     long hi = lo + q + (k < r ? 1 : 0);
-                    boolean watch = owner != null && !fixedLeaves() && owner.holdsPrivateWork();   // a reduction's block is one leaf
+                    // a reduction's block is one leaf: it is run in one piece
+                    boolean watch = owner != null && !fixedLeaves() && owner.holdsPrivateWork();
                     long piece = watch ? Math.max(1L, (hi - lo) / OWNER_PIECES) : hi - lo;
                     while (lo < hi && !failure.stopped) {
                         if (watch && owner.isPrivateWorkWanted()) {

@@ -320,11 +320,11 @@ public final class Worker extends Thread {
 
     /**
      * For the loops runtime: makes every task this worker pushed and still holds privately
-     * stealable now, and wakes a worker if one is parked. A worker running a long piece of a loop
-     * calls this between pieces when {@link #isWorkWanted()} says a worker became hungry after the
-     * loop's tasks were pushed (for example one that was finishing the previous loop's member), so
-     * that they do not stay private until the piece ends ({@link #isPrivateWorkWanted()}). Only the
-     * worker itself may call this.
+     * stealable now, and wakes a worker if one is parked. A worker running its own share of a loop
+     * calls this between pieces when {@link #isPrivateWorkWanted()} says a worker became hungry
+     * after the loop's tasks were pushed (for example one that was finishing the previous loop's
+     * member), so that they do not stay private until its share ends. Only the worker itself may
+     * call this.
      */
     public void shareWork() {
         if (Thread.currentThread() != this) {
