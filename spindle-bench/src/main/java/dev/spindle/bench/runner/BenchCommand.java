@@ -42,8 +42,23 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "5", paramLabel = "N", description = "Timed runs per measurement (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--warmup", defaultValue = "2", paramLabel = "N", description = "Warm-up runs per measurement (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "2", paramLabel = "N",
+            description = "Least warm-up runs per measurement (default: ${DEFAULT-VALUE}).")
     int warmup;
+
+    @Option(names = "--warmup-time", defaultValue = "1000", paramLabel = "MS",
+            description = "Least warm-up time per measurement in milliseconds, on top of --warmup runs "
+                    + "(default: ${DEFAULT-VALUE}; 0 for none).")
+    long warmupMillis;
+
+    @Option(names = "--max-warmup", paramLabel = "N",
+            description = "Most warm-up runs per measurement: after --warmup runs and --warmup-time, runs are "
+                    + "added while the JIT compiled during the last one, up to N runs or 20 s of warm-up "
+                    + "(default: 200, or --warmup if larger; equal to --warmup with --warmup-time 0 for a fixed count).")
+    Integer maxWarmup;
+
+    /** Most warm-up runs when --max-warmup is not given. */
+    static final int DEFAULT_MAX_WARMUP = 200;
 
     @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -92,6 +107,16 @@ public final class BenchCommand implements Callable<Integer> {
         if (warmup < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be at least 0, was " + warmup);
         }
+        if (warmupMillis < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-time must be at least 0, was " + warmupMillis);
+        }
+        if (maxWarmup == null) {
+            maxWarmup = Math.max(DEFAULT_MAX_WARMUP, warmup);
+        }
+        if (maxWarmup < warmup) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--max-warmup must be at least --warmup (" + warmup + "), was " + maxWarmup);
+        }
         int[] ws = parseWorkers();
         properties.forEach(System::setProperty);
         Runner.CHILD_PROPERTIES.putAll(properties);
@@ -109,10 +134,10 @@ public final class BenchCommand implements Callable<Integer> {
         boolean tty = !noProgress && System.console() != null;
         int nForks = fork ? forks : 1;
         Progress progress = new Progress(System.err, Runner.steps(resolved, ws, runs, warmup, nForks), tty);
-        System.out.printf("spindle bench: suites %s, size %s, workers %s, %d warm-up + %d timed runs, %s, %d processors, %s%n",
-                String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, runs, jdk, report.cores(),
+        System.out.printf("spindle bench: suites %s, size %s, workers %s, warm-up >= %d runs and >= %d ms (<= %d runs, more while the JIT compiles) + %d timed runs, %s, %d processors, %s%n",
+                String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, warmupMillis, maxWarmup, runs, jdk, report.cores(),
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
-        Runner runner = new Runner(sz, ws, runs, warmup, progress, report, fork, nForks);
+        Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks);
         for (Suite s : resolved) {
             runner.run(s);
         }

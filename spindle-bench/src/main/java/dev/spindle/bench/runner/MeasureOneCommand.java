@@ -33,6 +33,8 @@ public final class MeasureOneCommand implements Callable<Integer> {
     @Option(names = "--size", required = true) String size;
     @Option(names = "--runs", required = true) int runs;
     @Option(names = "--warmup", required = true) int warmup;
+    @Option(names = "--warmup-nanos", required = true) long warmupNanos;
+    @Option(names = "--max-warmup", required = true) int maxWarmup;
     @Option(names = "--workers", required = true, split = ",") int[] workers;
     @Option(names = "--reference", required = true) Path reference;
     @Option(names = "--result", required = true) Path result;
@@ -63,7 +65,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
 
     private <I, R> List<Measurement> measure(Suite s, Benchmark<I, R> b, Object ref) {
         Size sz = Size.parse(size);
-        Runner runner = new Runner(sz, workers, runs, warmup, Progress.child(System.out), null, false);
+        Runner runner = new Runner(sz, workers, runs, new Warmup(warmup, warmupNanos, maxWarmup), Progress.child(System.out), null, false);
         Variant<I, R> v = b.variants().stream().filter(x -> x.name().equals(variant)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no variant " + variant));
         I input = b.prepare(sz);

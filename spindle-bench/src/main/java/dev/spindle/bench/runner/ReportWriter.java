@@ -197,6 +197,11 @@ final class ReportWriter {
             num(sb, "median_ms", m.medianMs()).append(", ");
             num(sb, "min_ms", m.minMs()).append(", ");
             num(sb, "max_ms", m.maxMs()).append(", ");
+            sb.append("\"times_ms\": [");
+            for (int t = 0; t < m.timesMs().length; t++) {
+                sb.append(t > 0 ? ", " : "").append(String.format(Locale.ROOT, "%.3f", m.timesMs()[t]));
+            }
+            sb.append("], ");
             sb.append("\"verified\": ").append(m.verified()).append(", ");
             if (m.mismatch() != null) {
                 field(sb, "mismatch", m.mismatch()).append(", ");

@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * Measures suites: for each benchmark the seq variant (its median is Ts), then every other
- * variant at every worker count: warm-up runs, then timed runs on a fresh copy of the input
+ * variant at every worker count: warm-up runs (at least {@code --warmup}, more while the JIT is
+ * still compiling: {@link Warmup}), then timed runs on a fresh copy of the input
  * (copying is not timed), after a full collection that leaves every variant's input compacted.
  * Every run's answer is compared with the reference answer (the seq
  * variant's, computed once); a mismatch is recorded and fails the invocation.
@@ -37,17 +38,17 @@ final class Runner {
     private final Size size;
     private final int[] workers;
     private final int runs;
-    private final int warmup;
+    private final Warmup warmup;
     private final Progress progress;
     private final Report report;
     private final boolean fork;
     private final int forks;
 
-    Runner(Size size, int[] workers, int runs, int warmup, Progress progress, Report report, boolean fork) {
+    Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
     }
 
-    Runner(Size size, int[] workers, int runs, int warmup, Progress progress, Report report, boolean fork, int forks) {
+    Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork, int forks) {
         this.forks = forks;
         this.size = size;
         this.workers = workers;
@@ -58,7 +59,10 @@ final class Runner {
         this.fork = fork;
     }
 
-    /** Progress steps of a whole invocation: every warm-up and timed run in every fork. */
+    /**
+     * Progress steps of a whole invocation: every timed run and the least number of warm-up runs
+     * in every fork (warm-up runs added while the JIT compiles are not counted in advance).
+     */
     static long steps(List<Suite> suites, int[] workers, int runs, int warmup, int forks) {
         long n = 0;
         for (Suite s : suites) {
@@ -182,7 +186,8 @@ final class Runner {
             CHILD_PROPERTIES.forEach((k, val) -> cmd.add("-D" + k + "=" + val));
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MeasureOneCommand.MAIN,
                     "--suite", suite.name(), "--bench", b.name(), "--variant", v.name(),
-                    "--size", size.label(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
+                    "--size", size.label(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup.min()),
+                    "--warmup-nanos", Long.toString(warmup.minNanos()), "--max-warmup", Integer.toString(warmup.max()),
                     "--workers", String.join(",", Arrays.stream(workers).mapToObj(Integer::toString).toList()),
                     "--reference", refFile.toString(), "--result", resultFile.toString()));
             Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -254,22 +259,28 @@ final class Runner {
     <I, R> Measurement measure(Suite suite, Benchmark<I, R> b, Variant<I, R> v, int p, I input, Object[] reference) {
         String what = b.name() + " " + v.name() + " P=" + p;
         int runs = v.singleRun() ? 1 : this.runs;
-        int warmup = v.singleRun() ? 0 : this.warmup;
+        Warmup warmup = v.singleRun() ? new Warmup(0, 0L, 0) : this.warmup;
         double[] times = new double[runs];
         String mismatch = null;
         Map<String, Double> perRun = new LinkedHashMap<>();
         String error = null;
-        int done = 0;
+        int steps = 0;
+        int warmed = 0;
+        long warmNs = 0, lastNs = 0, lastJitMs = -1;
+        int timedDone = 0;
+        boolean timing = false;
         try (Variant.Instance<I, R> inst = v.open(p)) {
-            for (int i = 0; i < warmup + runs; i++) {
-                boolean timed = i >= warmup;
-                progress.label(what + (timed ? " run " + (i - warmup + 1) + "/" + runs : " warm-up " + (i + 1) + "/" + warmup));
+            while (timedDone < runs) {
+                timing = timing || !warmup.another(warmed, lastNs, lastJitMs, warmNs);
+                progress.label(what + (timing ? " run " + (timedDone + 1) + "/" + runs
+                        : " warm-up " + (warmed + 1) + (warmed < warmup.min() ? "/" + warmup.min() : " (more: least time, or JIT compiling)")));
                 I in = b.fresh(input);
-                Map<String, Long> before = timed && i == warmup ? inst.counters() : null;
+                Map<String, Long> before = timing && timedDone == 0 ? inst.counters() : null;
                 if (before != null) {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
                     perRun.put("alloc_bytes", -(double) allocatedBytes());
                 }
+                long jit0 = timing ? -1 : Warmup.jitMillis();
                 long t0 = System.nanoTime();
                 R r;
                 try {
@@ -277,27 +288,38 @@ final class Runner {
                 } catch (RuntimeException | Error e) {
                     error = e.getClass().getSimpleName() + ": " + e.getMessage();
                     progress.step();
+                    steps++;
                     break;
                 }
                 long t1 = System.nanoTime();
-                done++;
-                if (timed) {
-                    times[i - warmup] = (t1 - t0) / 1e6;
+                boolean counted = timing || warmed < warmup.min();
+                if (timing) {
+                    times[timedDone++] = (t1 - t0) / 1e6;
+                } else {
+                    long jit1 = Warmup.jitMillis();
+                    warmed++;
+                    lastNs = t1 - t0;
+                    warmNs += lastNs;
+                    lastJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
                 }
                 if (reference[0] == null) {
                     reference[0] = r;
                 } else if (mismatch == null) {
                     mismatch = b.mismatch((R) reference[0], r);
                 }
-                progress.step();
+                if (counted) {
+                    progress.step();
+                    steps++;
+                }
             }
             perRun.merge("alloc_bytes", (double) allocatedBytes(), Double::sum);
             Map<String, Long> after = inst.counters();
             after.forEach((k, val) -> perRun.merge(k, (double) val, Double::sum));
             perRun.replaceAll((k, val) -> val / runs);
+            perRun.put("warmup_runs", (double) warmed);
         }
         if (error != null) {
-            for (int i = done + 1; i < warmup + runs; i++) {
+            for (int i = steps; i < warmup.min() + runs; i++) {
                 progress.step();
             }
             boolean tolerated = v.singleRun();

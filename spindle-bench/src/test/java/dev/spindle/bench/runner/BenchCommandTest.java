@@ -28,7 +28,7 @@ class BenchCommandTest {
     void smallFjSuiteRunsVerifiesAndWritesReports(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
-                "--warmup", "1", "--forks", "2", "--out", out.toString(), "--no-progress");
+                "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -42,7 +42,7 @@ class BenchCommandTest {
         assertEquals(36, count(json, "\"verified\": true"));
         assertTrue(json.contains("\"forks\": 2"), "forks pooled");
         for (String key : new String[]{"\"workers\":", "\"size\": \"small\"", "\"runs\":", "\"median_ms\":",
-                "\"min_ms\":", "\"max_ms\":", "\"stats\":", "\"steals\":"}) {
+                "\"min_ms\":", "\"max_ms\":", "\"stats\":", "\"steals\":", "\"warmup_runs\":", "\"times_ms\": ["}) {
             assertTrue(json.contains(key), key + " missing from results.json");
         }
         assertTrue(Files.readString(out.resolve("results.md")).contains("| Fib | spindle | 2 |"));
@@ -54,7 +54,7 @@ class BenchCommandTest {
     void smallFuturesSuiteReportsBytesPerFutureAndPromotions(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "futures", "--size", "small", "--workers", "1,2", "--runs", "2",
-                "--warmup", "1", "--forks", "1", "--bench", "Fib,Knapsack,TreeSum-1K",
+                "--warmup", "1", "--warmup-time", "0", "--forks", "1", "--bench", "Fib,Knapsack,TreeSum-1K",
                 "--variant", "spindle,fjp-tuned,fjp-nocutoff,cf", "--out", out.toString(), "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
@@ -73,7 +73,7 @@ class BenchCommandTest {
     void smallLoopsSuiteVerifiesEveryVariantAndReportsBytesPerLoop(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "1,2", "--runs", "1",
-                "--warmup", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
+                "--warmup", "0", "--warmup-time", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
                 "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
@@ -92,7 +92,7 @@ class BenchCommandTest {
                 "spindle-maven-plugin did not weave the directive programs at process-classes");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "directive", "--size", "small", "--workers", "1,2", "--runs", "1",
-                "--warmup", "0", "--no-fork", "--bench", "Fib,Quicksort,TreeSum-1K", "--out", out.toString(),
+                "--warmup", "0", "--warmup-time", "0", "--no-fork", "--bench", "Fib,Quicksort,TreeSum-1K", "--out", out.toString(),
                 "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
@@ -123,6 +123,12 @@ class BenchCommandTest {
         err.reset();
         assertEquals(2, run(err, "bench", "--suite", "fj", "--runs", "0"));
         assertTrue(err.toString().contains("--runs must be at least 1, was 0"), err.toString());
+        err.reset();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup", "3", "--max-warmup", "2"));
+        assertTrue(err.toString().contains("--max-warmup must be at least --warmup (3), was 2"), err.toString());
+        err.reset();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup-time", "-1"));
+        assertTrue(err.toString().contains("--warmup-time must be at least 0, was -1"), err.toString());
     }
 
     private static int count(String s, String needle) {

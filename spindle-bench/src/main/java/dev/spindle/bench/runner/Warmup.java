@@ -1,0 +1,90 @@
+package dev.spindle.bench.runner;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * How many untimed runs come before the timed ones: at least {@code min} runs and at least
+ * {@code minNanos} of warm-up; then more while the JIT was still compiling during the last one,
+ * up to {@code max} runs or {@link #BUDGET_NANOS} of warm-up, whichever comes first.
+ *
+ * <p>Why not a fixed count: a program made of many short loops (LUAppl: 1023 loops of 5–50 µs,
+ * ~50 ms a run) leaves its scheduling code — a thief's scan, the loop's member task — running
+ * in the interpreter or C1 code for several runs, and on a two-core machine the C2 compiler
+ * thread that is still compiling it takes a core from the workers. Measured with
+ * {@code -XX:+PrintCompilation}: after the default two warm-up runs, C2 was still compiling
+ * Spindle's loop and steal paths during the fifth timed run, and the runs stole 740 of 1023 loops
+ * where the same JVM after 20 warm-up runs stole 997. A fixed count large enough for such
+ * programs wastes minutes on long ones (a 1 s Fib run is compiled after one run).
+ *
+ * <p>Why a least time as well: code that runs once per loop (the loop's entry, the member's push
+ * and join, the thief's steal) is called about a thousand times per LUAppl run, and tiered
+ * compilation moves a method from C1's profiling code to C2 after some ten thousand calls. Until
+ * then nothing is being compiled, so the JIT looks quiet while that code still runs C1's
+ * profiled version (it writes the profile counters from both workers). Measured, same command:
+ * C2 compiled {@code Worker.helpJoin} during the twelfth run, and runs after it were 32–35 ms
+ * where the runs before were 40–54 ms. A second of warm-up is about twenty LUAppl runs, and a
+ * run or two of the longer programs, which their least count covers anyway.
+ *
+ * <p>"Still compiling" is: the JVM's total compilation time grew during the run by more than
+ * {@link #QUIET_MS} ms or more than {@link #QUIET_FRACTION} of the run's time. The total counts
+ * every compiler thread and every method, so some compilation unrelated to the benchmark (the
+ * runner's own reporting) falls under the threshold; a JVM that does not report compilation time
+ * gets the least count and time only.
+ *
+ * @param min      untimed runs always made (the runner's {@code --warmup})
+ * @param minNanos warm-up time always spent ({@code --warmup-time}, in milliseconds there)
+ * @param max      most untimed runs ({@code --max-warmup}); at least {@code min}
+ */
+record Warmup(int min, long minNanos, int max) {
+    /** Compilation below this many milliseconds in a run counts as quiet, whatever the run's length. */
+    static final long QUIET_MS = 2;
+    /** Compilation below this fraction of a run's time counts as quiet. */
+    static final double QUIET_FRACTION = 0.01;
+    /** Warm-up time after which no run is added for the JIT's sake. */
+    static final long BUDGET_NANOS = 20_000_000_000L;
+
+    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+
+    Warmup {
+        if (min < 0) {
+            throw new IllegalArgumentException("warm-up runs must be at least 0, was " + min);
+        }
+        if (minNanos < 0) {
+            throw new IllegalArgumentException("warm-up time must be at least 0, was " + minNanos + " ns");
+        }
+        if (max < min) {
+            throw new IllegalArgumentException("most warm-up runs (" + max + ") is below the least (" + min + ")");
+        }
+    }
+
+    /**
+     * Decides whether another untimed run comes.
+     *
+     * @param done        untimed runs made so far
+     * @param lastRunNs   the last untimed run's wall time
+     * @param lastJitMs   compilation time the JVM spent during it, or -1 if unknown
+     * @param spentNs     wall time of all untimed runs so far
+     * @return true to make another untimed run
+     */
+    boolean another(int done, long lastRunNs, long lastJitMs, long spentNs) {
+        if (done < min) {
+            return true;
+        }
+        if (done == 0 || done >= max || spentNs >= BUDGET_NANOS) {
+            return false;
+        }
+        if (spentNs < minNanos) {
+            return true;
+        }
+        if (lastJitMs < 0) {
+            return false;
+        }
+        return lastJitMs > QUIET_MS && lastJitMs > QUIET_FRACTION * lastRunNs / 1e6;
+    }
+
+    /** @return the JVM's total compilation time so far in milliseconds, or -1 if it does not say */
+    static long jitMillis() {
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;
+    }
+}

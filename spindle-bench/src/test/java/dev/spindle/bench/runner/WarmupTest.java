@@ -1,0 +1,66 @@
+package dev.spindle.bench.runner;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The warm-up policy: a least count, then more runs only while the JIT compiles, within bounds. */
+class WarmupTest {
+    private static final long RUN_NS = 50_000_000L;          // a 50 ms run
+
+    @Test
+    void theLeastCountIsAlwaysMadeWhateverTheJitDoes() {
+        Warmup w = new Warmup(2, 0L, 30);
+        assertTrue(w.another(0, 0, -1, 0));
+        assertTrue(w.another(1, RUN_NS, 0, RUN_NS));
+        assertTrue(w.another(1, RUN_NS, -1, RUN_NS), "an unknown compilation time does not cut the least count");
+    }
+
+    @Test
+    void afterTheLeastCountRunsAreAddedOnlyWhileTheJitCompiles() {
+        Warmup w = new Warmup(2, 0L, 30);
+        assertTrue(w.another(2, RUN_NS, 40, 2 * RUN_NS), "40 ms of compilation in a 50 ms run is not quiet");
+        assertFalse(w.another(2, RUN_NS, Warmup.QUIET_MS, 2 * RUN_NS), "compilation at the quiet threshold");
+        assertFalse(w.another(2, 10L * RUN_NS, 4, 2 * RUN_NS), "4 ms in a 500 ms run is under 1%");
+        assertFalse(w.another(2, RUN_NS, -1, 2 * RUN_NS), "a JVM that does not report compilation time gets the least count");
+    }
+
+    @Test
+    void theMostCountAndTheTimeBudgetStopTheWarmUp() {
+        assertFalse(new Warmup(2, 0L, 5).another(5, RUN_NS, 40, 5 * RUN_NS));
+        assertTrue(new Warmup(2, 0L, 5).another(4, RUN_NS, 40, 4 * RUN_NS));
+        assertFalse(new Warmup(2, 0L, 30).another(10, RUN_NS, 40, Warmup.BUDGET_NANOS));
+        assertFalse(new Warmup(2, 0L, 2).another(2, RUN_NS, 40, 2 * RUN_NS), "max equal to min is a fixed count");
+    }
+
+    @Test
+    void theLeastTimeIsSpentEvenWhenTheJitLooksQuiet() {
+        Warmup w = new Warmup(2, 1_000_000_000L, 200);
+        assertTrue(w.another(2, RUN_NS, 0, 2 * RUN_NS), "100 ms of a least second spent");
+        assertTrue(w.another(19, RUN_NS, -1, 19 * RUN_NS), "the least time does not need the JIT's figures");
+        assertFalse(w.another(20, RUN_NS, 0, 20 * RUN_NS), "a second spent and the JIT quiet");
+        assertTrue(w.another(20, RUN_NS, 40, 20 * RUN_NS), "a second spent, the JIT still compiling");
+        assertFalse(new Warmup(2, 1_000_000_000L, 10).another(10, RUN_NS, 0, 10 * RUN_NS), "the most count bounds the least time");
+    }
+
+    @Test
+    void noWarmUpMeansNone() {
+        assertFalse(new Warmup(0, 0L, 30).another(0, 0, -1, 0), "--warmup 0 measures the first run");
+    }
+
+    @Test
+    void badBoundsAreNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Warmup(-1, 0L, 3));
+        assertTrue(e.getMessage().contains("-1"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new Warmup(1, -5L, 3));
+        assertTrue(e.getMessage().contains("-5"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new Warmup(4, 0L, 3));
+        assertTrue(e.getMessage().contains("(3)") && e.getMessage().contains("(4)"), e.getMessage());
+    }
+
+    @Test
+    void theJvmReportsItsCompilationTime() {
+        long ms = Warmup.jitMillis();
+        assertTrue(ms == -1 || ms >= 0, "compilation time " + ms);
+    }
+}
