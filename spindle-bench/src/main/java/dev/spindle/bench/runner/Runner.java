@@ -21,8 +21,9 @@ import java.util.Map;
 
 /**
  * Measures suites: for each benchmark the seq variant (its median is Ts), then every other
- * variant at every worker count: warm-up runs (at least {@code --warmup}, more while the JIT is
- * still compiling: {@link Warmup}), then timed runs on a fresh copy of the input
+ * variant at every worker count: warm-up runs (at least {@code --warmup} runs and
+ * {@code --warmup-time}, then more while the JIT is still compiling: {@link Warmup}), then timed
+ * runs on a fresh copy of the input
  * (copying is not timed), after a full collection that leaves every variant's input compacted.
  * Every run's answer is compared with the reference answer (the seq
  * variant's, computed once); a mismatch is recorded and fails the invocation.
