@@ -57,6 +57,9 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: 200, or --warmup if larger; equal to --warmup with --warmup-time 0 for a fixed count).")
     Integer maxWarmup;
 
+    /** Largest --warmup-time: an hour. */
+    static final long MAX_WARMUP_MILLIS = 3_600_000L;
+
     /** Most warm-up runs when --max-warmup is not given. */
     static final int DEFAULT_MAX_WARMUP = 200;
 
@@ -107,8 +110,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (warmup < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be at least 0, was " + warmup);
         }
-        if (warmupMillis < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-time must be at least 0, was " + warmupMillis);
+        if (warmupMillis < 0 || warmupMillis > MAX_WARMUP_MILLIS) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--warmup-time must be between 0 and " + MAX_WARMUP_MILLIS + " ms, was " + warmupMillis);
         }
         if (maxWarmup == null) {
             maxWarmup = Math.max(DEFAULT_MAX_WARMUP, warmup);

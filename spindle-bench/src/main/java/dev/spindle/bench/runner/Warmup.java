@@ -22,9 +22,10 @@ import java.lang.management.ManagementFactory;
  * compilation moves a method from C1's profiling code to C2 after some ten thousand calls. Until
  * then nothing is being compiled, so the JIT looks quiet while that code still runs C1's
  * profiled version (it writes the profile counters from both workers). Measured, same command:
- * C2 compiled {@code Worker.helpJoin} during the twelfth run, and runs after it were 32–35 ms
- * where the runs before were 40–54 ms. A second of warm-up is about twenty LUAppl runs, and a
- * run or two of the longer programs, which their least count covers anyway.
+ * in one JVM C2 compiled {@code Worker.helpJoin} only during the twelfth run; in another, with
+ * the JIT-quiet rule alone, the warm-up stopped after eight runs and the timed runs still went
+ * from 46 ms down to 32 ms. A second of warm-up is about twenty LUAppl runs, and a run or two of
+ * the longer programs, which their least count covers anyway.
  *
  * <p>"Still compiling" is: the JVM's total compilation time grew during the run by more than
  * {@link #QUIET_MS} ms or more than {@link #QUIET_FRACTION} of the run's time. The total counts

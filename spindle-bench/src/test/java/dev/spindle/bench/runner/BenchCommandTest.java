@@ -128,7 +128,10 @@ class BenchCommandTest {
         assertTrue(err.toString().contains("--max-warmup must be at least --warmup (3), was 2"), err.toString());
         err.reset();
         assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup-time", "-1"));
-        assertTrue(err.toString().contains("--warmup-time must be at least 0, was -1"), err.toString());
+        assertTrue(err.toString().contains("--warmup-time must be between 0 and 3600000 ms, was -1"), err.toString());
+        err.reset();
+        assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup-time", "9223372036854775807"));
+        assertTrue(err.toString().contains("was 9223372036854775807"), err.toString());
     }
 
     private static int count(String s, String needle) {
