@@ -254,8 +254,8 @@ public final class FutureCall extends Latent {
                 a[t] = null;
                 s.top = t;
                 c.runBody();
-            } else {
-                c.completeSlow();
+            } else if (c.completeSlow() && c.failure != null) {
+                Outcome.addTouchSite(c.failure);            // thrown on another thread: say where it was read
             }
             s.callConsumed();
             return c;
@@ -263,18 +263,27 @@ public final class FutureCall extends Latent {
         throw Outcome.sneaky((Throwable) handle);
     }
 
-    /** Owner: the call is not on top of the stack: latent below, promoted, or run already. */
-    private void completeSlow() {
+    /**
+     * Owner: the call is not on top of the stack: latent below, promoted, or run already.
+     *
+     * @return true if another thread ran the call (its failure, if any, carries that thread's
+     *         stack, so the read adds a {@link TouchSite}); false if the call ran here — now, or
+     *         at its declaration
+     */
+    private boolean completeSlow() {
         PromotedCall p = task;
         if (p == null && !detached) {
             if (!stack.remove(this)) {
                 throw new IllegalStateException("woven future neither latent, promoted nor run: " + this);
             }
             runBody();
+            return false;
         } else if (p != null && p.tryClaim()) {
             runBody();
+            return false;
         } else {
             await();
+            return p != null;
         }
     }
 

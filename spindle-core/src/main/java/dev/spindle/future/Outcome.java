@@ -73,12 +73,17 @@ final class Outcome {
     /** Unchecked failures as themselves with a {@link TouchSite} added; checked ones wrapped. */
     static RuntimeException forTouch(Throwable ex) {
         if (ex instanceof RuntimeException || ex instanceof Error) {
-            if (ex.getSuppressed().length < MAX_TOUCH_SITES) {
-                ex.addSuppressed(new TouchSite(Thread.currentThread()));
-            }
+            addTouchSite(ex);
             throw sneaky(ex);
         }
         return new CompletionException(ex);
+    }
+
+    /** Adds the calling thread's stack as a {@link TouchSite}, up to a few per exception. */
+    static void addTouchSite(Throwable ex) {
+        if (ex.getSuppressed().length < MAX_TOUCH_SITES) {
+            ex.addSuppressed(new TouchSite(Thread.currentThread()));
+        }
     }
 
     @SuppressWarnings("unchecked")
