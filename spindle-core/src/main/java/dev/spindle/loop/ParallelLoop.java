@@ -167,9 +167,7 @@ abstract class ParallelLoop {
                             break;
                         }
                         lo += stride;
-                        if (owner != null && owner.isPrivateWorkWanted()) {
-                            owner.shareWork();
-                        }
+                        shareIfWanted(owner);
                     }
                 }
                 case DYNAMIC, GUIDED -> {
@@ -184,9 +182,7 @@ abstract class ParallelLoop {
                         long hi = rem <= size ? n : lo + size;
                         if (NEXT.compareAndSet(this, lo, hi)) {
                             runChunk(lo, hi);
-                            if (owner != null && owner.isPrivateWorkWanted()) {
-                                owner.shareWork();
-                            }
+                            shareIfWanted(owner);
                         }
                     }
                 }
@@ -194,6 +190,13 @@ abstract class ParallelLoop {
             }
         } catch (Throwable t) {
             failure.add(t);
+        }
+    }
+
+    /** Between an owner's chunks: shares its still-private members if a worker became hungry. */
+    private static void shareIfWanted(Worker owner) {
+        if (owner != null && owner.isPrivateWorkWanted()) {
+            owner.shareWork();
         }
     }
 

@@ -104,34 +104,29 @@ class BenchCommandTest {
 
     @Test
     void badWorkerCountIsNamed() {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "1,0"));
-        assertTrue(err.toString().contains("0 is outside 1..32767"), err.toString());
-        err.reset();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--workers", "two"));
-        assertTrue(err.toString().contains("'two' is not an integer"), err.toString());
+        assertRejected("0 is outside 1..32767", "--suite", "fj", "--workers", "1,0");
+        assertRejected("'two' is not an integer", "--suite", "fj", "--workers", "two");
     }
 
     @Test
     void unknownSuiteAndSizeAreNamed() {
+        String err = assertRejected("unknown suite 'nope'", "--suite", "nope");
+        assertTrue(err.contains("fj"), err);
+        assertRejected("'huge'", "--suite", "fj", "--size", "huge");
+        assertRejected("--runs must be at least 1, was 0", "--suite", "fj", "--runs", "0");
+        assertRejected("--max-warmup must be at least --warmup (3), was 2", "--suite", "fj", "--warmup", "3", "--max-warmup", "2");
+        assertRejected("--warmup-time must be between 0 and 3600000 ms, was -1", "--suite", "fj", "--warmup-time", "-1");
+        assertRejected("was 9223372036854775807", "--suite", "fj", "--warmup-time", "9223372036854775807");
+    }
+
+    /** Runs {@code bench} with {@code options}; requires exit code 2 and {@code message} on standard error. */
+    private static String assertRejected(String message, String... options) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(2, run(err, "bench", "--suite", "nope"));
-        assertTrue(err.toString().contains("unknown suite 'nope'") && err.toString().contains("fj"), err.toString());
-        err.reset();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--size", "huge"));
-        assertTrue(err.toString().contains("'huge'"), err.toString());
-        err.reset();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--runs", "0"));
-        assertTrue(err.toString().contains("--runs must be at least 1, was 0"), err.toString());
-        err.reset();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup", "3", "--max-warmup", "2"));
-        assertTrue(err.toString().contains("--max-warmup must be at least --warmup (3), was 2"), err.toString());
-        err.reset();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup-time", "-1"));
-        assertTrue(err.toString().contains("--warmup-time must be between 0 and 3600000 ms, was -1"), err.toString());
-        err.reset();
-        assertEquals(2, run(err, "bench", "--suite", "fj", "--warmup-time", "9223372036854775807"));
-        assertTrue(err.toString().contains("was 9223372036854775807"), err.toString());
+        String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("bench"), java.util.Arrays.stream(options))
+                .toArray(String[]::new);
+        assertEquals(2, run(err, args), String.join(" ", args) + " was accepted");
+        assertTrue(err.toString().contains(message), err.toString());
+        return err.toString();
     }
 
     private static int count(String s, String needle) {
