@@ -5,6 +5,7 @@ import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Task;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import java.lang.reflect.InvocationTargetException;
@@ -18,7 +19,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The conformance corpus ({@code src/test/resources/corpus}): every {@code shape*} method,
@@ -69,6 +72,47 @@ class ConformanceTest {
             }
         }
         return tests;
+    }
+
+    /**
+     * Under spawn=always (where a deferred call is promoted as it is declared): a woven call that
+     * fails on another worker is raised at its read as the original exception, with a
+     * {@code TouchSite} whose stack is the read's — the reading method's frame at the read's line.
+     */
+    @Test
+    void aFailureOnAnotherWorkerIsRaisedAtTheReadWithItsTouchSite() throws Exception {
+        assumeTrue(SpawnMode.current() == SpawnMode.ALWAYS, "needs spawn=always: only then is the call sure to run elsewhere");
+        Map<String, byte[]> woven = Corpus.weaveAll(Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g"));
+        Class<?> remote = Class.forName("corpus.Remote", true, new Corpus.Loader("woven-remote", woven));
+        Method m = remote.getDeclaredMethod("failsElsewhere");
+        int readLine = remote.getField("READ_LINE").getInt(null);
+        SpindlePool pool = new SpindlePool(2);
+        try {
+            Throwable thrown = pool.invoke(new Task<Throwable>() {
+                @Override
+                protected Throwable compute() throws IllegalAccessException {
+                    try {
+                        m.invoke(null);
+                        return null;
+                    } catch (InvocationTargetException e) {
+                        return e.getCause();
+                    }
+                }
+            });
+            assertNotNull(thrown, "failsElsewhere returned normally");
+            assertEquals(IllegalStateException.class, thrown.getClass(), () -> "thrown: " + thrown);
+            assertTrue(thrown.getMessage().startsWith("failed on "), thrown.getMessage());
+            Throwable site = Arrays.stream(thrown.getSuppressed()).filter(s -> s.getClass().getSimpleName().equals("TouchSite"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no TouchSite on " + thrown));
+            assertTrue(Arrays.stream(site.getStackTrace()).anyMatch(e -> e.getClassName().equals("corpus.Remote")
+                    && e.getMethodName().equals("failsElsewhere") && e.getLineNumber() == readLine),
+                    () -> "the touch site does not name failsElsewhere at line " + readLine + ": " + Arrays.toString(site.getStackTrace()));
+            assertTrue(Arrays.stream(thrown.getStackTrace()).noneMatch(e -> e.getMethodName().equals("failsElsewhere")),
+                    "the failure's own stack is the other worker's, yet names the reading method");
+        } finally {
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool running failsElsewhere did not terminate within 30 s");
+        }
     }
 
     /**
