@@ -69,6 +69,16 @@ public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths, 
         return new PoolStatistics(out, workerDeaths - earlier.workerDeaths, externalFutures.minus(earlier.externalFutures));
     }
 
+    /** @return nanoseconds workers spent running the tasks their main loops took (waits inside included) */
+    public long busyNanos() {
+        return workers.stream().mapToLong(WorkerStatistics::busyNanos).sum();
+    }
+
+    /** @return nanoseconds workers spent waiting in joins and touches with nothing to run */
+    public long waitNanos() {
+        return workers.stream().mapToLong(WorkerStatistics::waitNanos).sum();
+    }
+
     /** @return lazy futures of all workers and of threads that are not workers */
     public FutureCounts futures() {
         FutureCounts f = externalFutures;
@@ -81,10 +91,11 @@ public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths, 
     /** @return a one-line summary */
     public String summary() {
         FutureCounts f = futures();
-        return String.format("workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d deaths=%d"
-                        + " futures=%d inline=%d promoted=%d stolen=%d",
+        return String.format(java.util.Locale.ROOT, "workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d deaths=%d"
+                        + " busy=%.3fms waiting=%.3fms futures=%d inline=%d promoted=%d stolen=%d",
                 workers.size(), tasksRun(), steals(), failedSteals(), parks(), helpingJoins(),
-                submissionsTaken(), workerDeaths, f.created(), f.inline(), f.promoted(), f.stolen());
+                submissionsTaken(), workerDeaths, busyNanos() / 1e6, waitNanos() / 1e6,
+                f.created(), f.inline(), f.promoted(), f.stolen());
     }
 
     @Override

@@ -52,7 +52,7 @@ public final class Worker extends Thread {
      * park costs tens of microseconds per step), short enough that an idle pool goes quiet at once.
      */
     private static final long SPIN_NANOS = 20_000L;
-    private static final long YIELD_NANOS = 100_000L;
+    static final long YIELD_NANOS = 100_000L;
 
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
     private static final VarHandle PARK_STATE;
@@ -453,6 +453,8 @@ public final class Worker extends Thread {
         }
         Worker thief = null;
         Task.WaitNode node = null;
+        long start = System.nanoTime();
+        long helped = 0L;
         for (int round = 0; !t.isDone(); ) {
             latent.serviceIfRequested();
             if (thief == null || thief.runningSteal != t) {
@@ -464,7 +466,9 @@ public final class Worker extends Thread {
                     counters.steals++;
                     if (thief.runningSteal == t) {
                         counters.helpingJoins++;
+                        long h = System.nanoTime();
                         runStolen(u);
+                        helped += System.nanoTime() - h;
                         round = 0;
                     } else {
                         pool.handOff(u);      // the thief moved on: not provably part of t's computation
@@ -496,6 +500,7 @@ public final class Worker extends Thread {
                 Thread.interrupted();               // workers ignore interrupts
             }
         }
+        counters.waitNanos += System.nanoTime() - start - helped;
     }
 
     /** The worker currently running {@code t} as a stolen task, or null. O(workers), once per join. */
@@ -558,10 +563,14 @@ public final class Worker extends Thread {
                 idle.stopSearching(true);
                 searching = false;
                 followPinning();
+                long start = System.nanoTime();
                 runStolen(t);
+                counters.busyNanos += System.nanoTime() - start;
                 continue;
             }
+            long start = System.nanoTime();
             runTask(t);
+            counters.busyNanos += System.nanoTime() - start;
         }
         if (searching) {
             idle.stopSearching(false);
@@ -696,6 +705,8 @@ public final class Worker extends Thread {
         }
         int idleRounds = 0;
         long idleSince = 0L;
+        long start = System.nanoTime();
+        long helped = 0L;
         Worker thief = null;
         while (!t.isDone()) {
             if (thief == null || thief.runningSteal != t) {
@@ -724,11 +735,13 @@ public final class Worker extends Thread {
             }
             if (u != null) {
                 counters.helpingJoins++;
+                long h = System.nanoTime();
                 if (stolen) {
                     runStolen(u);
                 } else {
                     runTask(u);
                 }
+                helped += System.nanoTime() - h;
                 idleRounds = 0;
                 idleSince = 0L;
                 continue;
@@ -758,10 +771,13 @@ public final class Worker extends Thread {
                 idle.stopSearching(w != null);
                 if (w != null) {
                     counters.helpingJoins++;
+                    long h = System.nanoTime();
                     runStolen(w);
+                    helped += System.nanoTime() - h;
                 }
             }
         }
+        counters.waitNanos += System.nanoTime() - start - helped;
     }
 
     // ------------------------------------------------------------------ statistics
@@ -769,6 +785,6 @@ public final class Worker extends Thread {
     WorkerStatistics statistics() {
         WorkerCounters c = counters;
         return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken,
-                FutureCounts.of(latent.counts()));
+                c.busyNanos, c.waitNanos, FutureCounts.of(latent.counts()));
     }
 }

@@ -14,5 +14,9 @@ final class WorkerCounters {
     long parks;
     long helpingJoins;
     long submissionsTaken;
+    /** Nanoseconds in tasks the main loop ran (waits inside them included). */
+    long busyNanos;
+    /** Nanoseconds waiting in joins and touches with nothing to run (helped tasks excluded). */
+    long waitNanos;
     @SuppressWarnings("unused") private long q0, q1, q2, q3, q4, q5, q6, q7;
 }

@@ -16,10 +16,17 @@ package dev.spindle.runtime;
  * @param parks            times the worker parked (idle or in a join)
  * @param helpingJoins     tasks run while waiting in a join
  * @param submissionsTaken tasks taken from the external submission queue
+ * @param busyNanos        nanoseconds spent running the tasks the worker's main loop took (its own
+ *                         and stolen ones, with every join and touch inside them); the rest of the
+ *                         worker's time it was searching for work or parked
+ * @param waitNanos        nanoseconds spent inside those tasks waiting in a join or a touch with
+ *                         nothing to run (spinning, yielding, parked), not counting helped tasks;
+ *                         {@code busyNanos - waitNanos} is the time spent computing
  * @param futures          lazy futures this worker created, ran inline, promoted, stole
  */
 public record WorkerStatistics(int index, long tasksRun, long steals, long failedSteals, long parks,
-                               long helpingJoins, long submissionsTaken, FutureCounts futures) {
+                               long helpingJoins, long submissionsTaken, long busyNanos, long waitNanos,
+                               FutureCounts futures) {
 
     /**
      * The difference {@code this - earlier}, for measuring an interval.
@@ -31,6 +38,6 @@ public record WorkerStatistics(int index, long tasksRun, long steals, long faile
         return new WorkerStatistics(index, tasksRun - earlier.tasksRun, steals - earlier.steals,
                 failedSteals - earlier.failedSteals, parks - earlier.parks,
                 helpingJoins - earlier.helpingJoins, submissionsTaken - earlier.submissionsTaken,
-                futures.minus(earlier.futures));
+                busyNanos - earlier.busyNanos, waitNanos - earlier.waitNanos, futures.minus(earlier.futures));
     }
 }

@@ -336,4 +336,66 @@ class SpindlePoolTest {
             assertTrue(d.summary().startsWith("workers=2"), d.summary());
         }
     }
+
+    /**
+     * A parent joins a child that the other worker runs and holds until the test releases it:
+     * the parent's join waits (it spins, yields for {@code YIELD_NANOS}, then parks — the test
+     * sees its worker's park count grow past the count the parent read just before joining, and
+     * only then releases the child), and the statistics count that wait apart from the
+     * time the workers spent in their tasks.
+     */
+    @Test
+    @Timeout(60)
+    void statisticsSplitTimeInTasksFromTimeWaitingInAJoin() throws Exception {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger joiner = new AtomicInteger(-1);
+            java.util.concurrent.atomic.AtomicLong parksBeforeJoin = new java.util.concurrent.atomic.AtomicLong(-1);
+            class Child extends Task<Integer> {
+                @Override
+                protected Integer compute() throws InterruptedException {
+                    started.countDown();
+                    return release.await(30, TimeUnit.SECONDS) ? 1 : -1;
+                }
+            }
+            class Parent extends Task<Integer> {
+                @Override
+                protected Integer compute() throws InterruptedException {
+                    Child c = new Child();
+                    c.fork();
+                    Worker me = (Worker) Thread.currentThread();
+                    for (int i = 0; !started.await(1, TimeUnit.MILLISECONDS); i++) {
+                        if (i == 30_000) {
+                            return -2;
+                        }
+                        me.shareWork();      // a worker that went idle after the fork looks again
+                    }
+                    joiner.set(me.index());
+                    parksBeforeJoin.set(pool.statistics().workers().get(me.index()).parks());
+                    return c.join();
+                }
+            }
+            PoolStatistics before = pool.statistics();
+            Task<Integer> parent = pool.submit(new Parent());
+            assertTrue(started.await(30, TimeUnit.SECONDS), "the forked child did not start on the other worker within 30 s");
+            for (int i = 0; parksBeforeJoin.get() < 0
+                    || pool.statistics().workers().get(joiner.get()).parks() == parksBeforeJoin.get(); i++) {
+                assertTrue(i < 20_000, "the parent, joining a held child, did not park within 20 s");
+                Thread.sleep(1);           // polling a counter, not standing in for synchronization
+            }
+            release.countDown();
+            assertEquals(1, parent.get(30, TimeUnit.SECONDS), "parent's result (-1: child not released, -2: child never started)");
+            PoolStatistics d = pool.statistics().minus(before);
+            assertTrue(d.waitNanos() >= Worker.YIELD_NANOS, "a join that parked after yielding for "
+                    + Worker.YIELD_NANOS + " ns counted " + d.waitNanos() + " ns of waiting: " + d.summary());
+            // The worker adds a task's time after the task completes, so poll for it.
+            for (int i = 0; d.busyNanos() < d.waitNanos(); i++) {
+                assertTrue(i < 30_000, "the wait happened inside a task, whose time was not counted within 30 s: " + d.summary());
+                Thread.sleep(1);
+                d = pool.statistics().minus(before);
+            }
+            assertTrue(d.summary().contains(" waiting="), d.summary());
+        }
+    }
 }

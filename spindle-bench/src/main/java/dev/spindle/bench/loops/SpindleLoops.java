@@ -53,6 +53,8 @@ final class SpindleLoops extends LoopRunner {
         m.put("tasks", s.tasksRun());
         m.put("steals", s.steals());
         m.put("parks", s.parks());
+        m.put("busy_us", s.busyNanos() / 1000);
+        m.put("wait_us", s.waitNanos() / 1000);
         return m;
     }
 

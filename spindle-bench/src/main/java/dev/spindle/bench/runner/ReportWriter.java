@@ -16,6 +16,8 @@ final class ReportWriter {
             "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "ceiling", "steals/run", "ok"};
     /** Extra columns when some row counts lazy futures. */
     private static final String[] FUTURE_HEAD = {"B/future", "futures/run", "promoted", "stolen"};
+    /** Extra columns when some row has the Spindle workers' time split. */
+    private static final String[] TIME_HEAD = {"work ms", "wait ms"};
     /** Extra columns when some row counts parallel loops. */
     private static final String[] LOOP_HEAD = {"B/loop", "loops/run"};
 
@@ -69,6 +71,23 @@ final class ReportWriter {
         return r.rows().stream().anyMatch(m -> m.counters().containsKey("loops"));
     }
 
+    /**
+     * Per run, summed over the workers: time computing (in tasks, minus waits) and time waiting in
+     * joins and touches with nothing to run; or dashes for a row without Spindle's time split.
+     */
+    private static String[] timeCells(Measurement m) {
+        Double busy = m.counters().get("busy_us");
+        Double wait = m.counters().get("wait_us");
+        if (busy == null || wait == null || m.error() != null) {
+            return new String[]{"-", "-"};
+        }
+        return new String[]{Report.ms((busy - wait) / 1000.0), Report.ms(wait / 1000.0)};
+    }
+
+    private static boolean splitsTime(Report r) {
+        return r.rows().stream().anyMatch(m -> m.counters().containsKey("busy_us"));
+    }
+
     private static String[] futureCells(Measurement m) {
         Double f = m.counters().get("futures");
         if (f == null || m.error() != null) {
@@ -85,12 +104,14 @@ final class ReportWriter {
     }
 
     private static String[] head(Report r) {
-        String[] h = countsFutures(r) ? concat(HEAD, FUTURE_HEAD) : HEAD;
+        String[] h = splitsTime(r) ? concat(HEAD, TIME_HEAD) : HEAD;
+        h = countsFutures(r) ? concat(h, FUTURE_HEAD) : h;
         return countsLoops(r) ? concat(h, LOOP_HEAD) : h;
     }
 
     private static String[] row(Report r, Measurement m) {
-        String[] c = countsFutures(r) ? concat(cells(r, m), futureCells(m)) : cells(r, m);
+        String[] c = splitsTime(r) ? concat(cells(r, m), timeCells(m)) : cells(r, m);
+        c = countsFutures(r) ? concat(c, futureCells(m)) : c;
         return countsLoops(r) ? concat(c, loopCells(m)) : c;
     }
 
@@ -170,6 +191,12 @@ final class ReportWriter {
         sb.append("ceiling = the machine's best speedup at P threads while this benchmark ran: P copies of a"
                 + " CPU-bound kernel on P threads against one copy on one (median of the figures taken before"
                 + " each round of forks and after the last; P on dedicated cores, less on shared vCPUs).\n");
+        if (splitsTime(r)) {
+            sb.append("work ms, wait ms = per run, summed over Spindle's workers: time in tasks computing, and"
+                    + " time in joins and touches waiting with nothing to run (the rest of P x TP is spent"
+                    + " searching for work or parked). Work at P workers above the T1 row's shows the machine"
+                    + " or the memory slowing the code down, not the scheduler.\n");
+        }
         if (countsFutures(r)) {
             sb.append("B/future = bytes allocated by all threads during the timed runs / futures created;"
                     + " futures/run, promoted, stolen = Spindle's future counters per run.\n");
