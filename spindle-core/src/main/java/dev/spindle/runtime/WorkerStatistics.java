@@ -19,9 +19,12 @@ package dev.spindle.runtime;
  * @param busyNanos        nanoseconds spent running the tasks the worker's main loop took (its own
  *                         and stolen ones, with every join and touch inside them); the rest of the
  *                         worker's time it was searching for work or parked
- * @param waitNanos        nanoseconds spent inside those tasks waiting in a join or a touch with
- *                         nothing to run (spinning, yielding, parked), not counting helped tasks;
- *                         {@code busyNanos - waitNanos} is the time spent computing
+ * @param waitNanos        nanoseconds spent inside those tasks waiting with nothing to run
+ *                         (spinning, yielding, parked), not counting tasks run meanwhile: in joins
+ *                         (fork/join, a loop's members) and in touches of a promoted future
+ *                         another worker runs; {@code busyNanos - waitNanos} is the time spent
+ *                         computing. Not counted as waiting: a region's barrier, and a touch of a
+ *                         future another thread runs inline without promoting it
  * @param futures          lazy futures this worker created, ran inline, promoted, stole
  */
 public record WorkerStatistics(int index, long tasksRun, long steals, long failedSteals, long parks,
