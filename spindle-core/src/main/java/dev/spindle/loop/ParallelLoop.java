@@ -144,8 +144,7 @@ abstract class ParallelLoop {
                     boolean watch = owner != null && !fixedLeaves() && owner.holdsPrivateWork();
                     long piece = watch ? Math.max(1L, (hi - lo) / OWNER_PIECES) : hi - lo;
                     while (lo < hi && !failure.stopped) {
-                        if (watch && owner.isPrivateWorkWanted()) {
-                            owner.shareWork();
+                        if (watch && shareIfWanted(owner)) {
                             watch = false;
                             piece = hi - lo;                     // shared: the rest in one piece
                         }
@@ -193,11 +192,17 @@ abstract class ParallelLoop {
         }
     }
 
-    /** Between an owner's chunks: shares its still-private members if a worker became hungry. */
-    private static void shareIfWanted(Worker owner) {
+    /**
+     * Between an owner's chunks: shares its still-private members if a worker became hungry.
+     *
+     * @return true if it shared them
+     */
+    private static boolean shareIfWanted(Worker owner) {
         if (owner != null && owner.isPrivateWorkWanted()) {
             owner.shareWork();
+            return true;
         }
+        return false;
     }
 
     /**

@@ -539,10 +539,12 @@ public final class Worker extends Thread {
 
     private void runLoop() {
         boolean searching = false;
+        long lastEnd = 0L;                          // when the previous task ended, if none came between
         while (!pool.isStopping()) {
             followPinning();
             Task<?> t = popLocal();
             if (t == null) {
+                lastEnd = 0L;
                 if (index >= pool.parallelism() && pool.retire(this)) {
                     if (searching) {
                         idle.stopSearching(true);   // pass on a wake-up meant for a worker that stays
@@ -565,12 +567,15 @@ public final class Worker extends Thread {
                 followPinning();
                 long start = System.nanoTime();
                 runStolen(t);
-                counters.busyNanos += System.nanoTime() - start;
+                lastEnd = System.nanoTime();
+                counters.busyNanos += lastEnd - start;
                 continue;
             }
-            long start = System.nanoTime();
+            // Back-to-back local tasks: one clock read each (the previous end is this start).
+            long start = lastEnd != 0L ? lastEnd : System.nanoTime();
             runTask(t);
-            counters.busyNanos += System.nanoTime() - start;
+            lastEnd = System.nanoTime();
+            counters.busyNanos += lastEnd - start;
         }
         if (searching) {
             idle.stopSearching(false);
