@@ -22,7 +22,9 @@ import java.util.Arrays;
  * woven code fills a record — taken from a per-thread free list, so steady state allocates
  * nothing — and {@link #submit}s it onto the thread's {@link LatentStack}. The records are the
  * outermost calls of the recursion, the largest pieces of work; when another worker is hungry
- * the owner promotes the oldest one into a task ({@link PromotedCall}, the only allocation). Spawn=always defers and promotes every call;
+ * the owner promotes the oldest one into a task ({@link PromotedCall}, the only allocation) —
+ * also, unasked, when it defers a call while a worker of the pool is parked (a parked worker asks
+ * no more, see {@code LatentStack.pushDeferred}). Spawn=always defers and promotes every call;
  * spawn=never runs every call at its declaration.
  *
  * <h2>The first read</h2>
@@ -154,7 +156,7 @@ public final class FutureCall extends Latent {
     /** Woven code: makes the filled record latent on the owner's stack (from where it may be promoted). */
     public void submit() {
         stack.callDeferred();
-        stack.push(this);
+        stack.pushDeferred(this);
     }
 
     // ------------------------------------------------------------------ the body's side

@@ -87,6 +87,14 @@ final class IdleProtocol {
         return ctl != 0L;
     }
 
+    /**
+     * True if some worker is parked (idle, or in a join with nothing to run): unlike a searcher, it
+     * asks nobody for work until new work wakes it.
+     */
+    boolean anyoneParked() {
+        return (ctl >>> 32) != 0L;
+    }
+
     long activations() {
         return activations;
     }

@@ -177,6 +177,17 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         return idle.anyoneHungry();
     }
 
+    /**
+     * True if some worker is parked — idle, or joining with nothing to run. A parked worker asks
+     * no one for work until new shared work wakes it, so a producer that holds work privately and
+     * sees this should share it. One volatile read.
+     *
+     * @return whether a worker is parked
+     */
+    public boolean hasParkedWorkers() {
+        return idle.anyoneParked();
+    }
+
     boolean isDefault() {
         return isDefault;
     }

@@ -2,6 +2,7 @@ package dev.spindle.weaver;
 
 import dev.spindle.future.SpawnMode;
 import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Worker;
 import dev.spindle.runtime.Task;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -112,6 +114,51 @@ class ConformanceTest {
         } finally {
             pool.shutdown();
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool running failsElsewhere did not terminate within 30 s");
+        }
+    }
+
+    /**
+     * Under spawn=auto: a call deferred while another worker is parked reaches that worker with
+     * no request. The worker asked for work before it parked; the declaring worker answers that
+     * request with "nothing to give" first (as a call deep in its recursion would), so only the
+     * deferral itself can wake the parked worker. Before the fix the call stayed latent until the
+     * declaring task read it.
+     */
+    @Test
+    void aCallDeferredWhileAnotherWorkerIsParkedReachesIt() throws Exception {
+        assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "needs spawn=auto: always promotes every call, never defers none");
+        Map<String, byte[]> woven = Corpus.weaveAll(Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g"));
+        Class<?> parked = Class.forName("corpus.Parked", true, new Corpus.Loader("woven-parked", woven));
+        Method m = parked.getDeclaredMethod("deferWhileAnotherWorkerIsParked");
+        SpindlePool pool = new SpindlePool(2);
+        try {
+            String[] names = pool.invoke(new Task<String[]>() {
+                @Override
+                protected String[] compute() throws Exception {
+                    Worker me = (Worker) Thread.currentThread();
+                    Worker other = Thread.getAllStackTraces().keySet().stream()
+                            .filter(t -> t instanceof Worker w && w.pool() == pool && w != me)
+                            .map(Worker.class::cast).findFirst().orElseThrow(() -> new AssertionError("no other worker"));
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    // Parked idle: it asked this worker for work on its way, and asks no more.
+                    while (other.getState() != Thread.State.WAITING || LockSupport.getBlocker(other) != pool) {
+                        if (System.nanoTime() - deadline > 0) {
+                            throw new AssertionError(other.getName() + " did not park within 10 s: " + other.getState());
+                        }
+                        Thread.onSpinWait();
+                    }
+                    me.latentStack().serviceIfRequested();
+                    try {
+                        return new String[] {me.getName(), (String) m.invoke(null)};
+                    } catch (InvocationTargetException e) {
+                        throw new AssertionError(e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            });
+            assertTrue(!names[0].equals(names[1]), "the deferred call ran on the declaring worker " + names[0]);
+        } finally {
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool running deferWhileAnotherWorkerIsParked did not terminate within 30 s");
         }
     }
 

@@ -12,8 +12,8 @@ import java.util.function.Supplier;
 /**
  * What a future at every call of fib can cost at best on this JVM, whatever the scheduler:
  * fib with (A) only the caller's capturing lambda allocated and pushed on / popped off a plain
- * array, (B) A plus a 16-byte handle holding it and the boxed result, and (C) {@code Spindle.future}
- * on one worker. The ratios to plain recursion bound what T1/Ts any design with a lambda per
+ * array, (B) A plus a 16-byte handle holding it and the boxed result, (D) A plus a handle that
+ * escape analysis can remove ({@link ScalarHandle}), and (C) {@code Spindle.future} on one worker. The ratios to plain recursion bound what T1/Ts any design with a lambda per
  * future can reach. Run:
  * {@code java -Xms2g -Xmx8g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.AllocationFloor [n]}
  */
@@ -78,6 +78,78 @@ public final class AllocationFloor {
         return r + b;
     }
 
+    /** Form D's stack: the bodies, and beside each the number of the future that pushed it. */
+    private static long[] numbers = new long[256];
+    private static long created;
+
+    /**
+     * Form D: a handle that escape analysis can remove. The stack holds the body and a number
+     * unique to the future, not the handle; the handle holds the body, its number and (for a
+     * handle that does escape) the result. The touch's fast path pops the body if it is on top
+     * with the handle's number and runs it; the slow path is given the handle's fields, never the
+     * handle. A prototype of a design (ARCHITECTURE §8, "Limits"), not the runtime's.
+     */
+    static final class ScalarHandle<T> {
+        private static final java.lang.invoke.VarHandle CELL;
+
+        static {
+            try {
+                CELL = java.lang.invoke.MethodHandles.lookup().findVarHandle(ScalarHandle.class, "cell", Object.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long number;
+        final Supplier<? extends T> body;
+        Object cell;
+
+        ScalarHandle(long number, Supplier<? extends T> body) {
+            this.number = number;
+            this.body = body;
+        }
+
+        static <T> ScalarHandle<T> create(Supplier<? extends T> body) {
+            Object[] a = stack;
+            int t = top;
+            long k = created++;
+            a[t] = body;
+            numbers[t] = k;
+            top = t + 1;
+            return new ScalarHandle<>(k, body);
+        }
+
+        @SuppressWarnings("unchecked")
+        T touch() {
+            Object c = CELL.getAcquire(this);
+            if (c != null) {
+                return (T) c;
+            }
+            int t = top - 1;
+            if (stack[t] == body && numbers[t] == number) {
+                stack[t] = null;
+                top = t;
+                T r = body.get();
+                CELL.setRelease(this, r);
+                return r;
+            }
+            return (T) notOnTop(number);
+        }
+    }
+
+    private static Object notOnTop(long number) {
+        throw new IllegalStateException("future " + number + " is not on top of the stack");
+    }
+
+    static long scalarHandle(int n) {
+        if (n < 2) {
+            return n;
+        }
+        ScalarHandle<Long> h = ScalarHandle.create(() -> scalarHandle(n - 1));
+        long b = scalarHandle(n - 2);
+        return h.touch() + b;
+    }
+
     static long spindle(int n) {
         if (n < 2) {
             return n;
@@ -94,42 +166,55 @@ public final class AllocationFloor {
      */
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 36;
-        double[][] t = new double[4][9];
+        long futures = fibCalls(n);
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        double[][] t = new double[5][9];
+        double[] bytes = new double[5];
         try (SpindlePool pool = new SpindlePool(1)) {
+            java.util.List<java.util.function.LongSupplier> forms = java.util.List.of(() -> seq(n), () -> lambdaOnly(n),
+                    () -> lambdaAndHandle(n), () -> scalarHandle(n), () -> pool.invoke(new Task<Long>() {
+                        @Override
+                        protected Long compute() {
+                            return spindle(n);
+                        }
+                    }));
             for (int r = 0; r < 12; r++) {
-                long t0 = System.nanoTime();
-                long v0 = seq(n);
-                long t1 = System.nanoTime();
-                long v1 = lambdaOnly(n);
-                long t2 = System.nanoTime();
-                long v2 = lambdaAndHandle(n);
-                long t3 = System.nanoTime();
-                long v3 = pool.invoke(new Task<Long>() {
-                    @Override
-                    protected Long compute() {
-                        return spindle(n);
+                long expected = -1;
+                for (int f = 0; f < forms.size(); f++) {
+                    long a0 = mx.getTotalThreadAllocatedBytes();
+                    long t0 = System.nanoTime();
+                    long v = forms.get(f).getAsLong();
+                    long t1 = System.nanoTime();
+                    long a1 = mx.getTotalThreadAllocatedBytes();
+                    if (f == 0) {
+                        expected = v;
+                    } else if (v != expected) {
+                        throw new AssertionError("form " + f + " computed " + v + ", plain recursion " + expected);
                     }
-                });
-                long t4 = System.nanoTime();
-                if (v0 != v1 || v1 != v2 || v2 != v3) {
-                    throw new AssertionError("results differ");
-                }
-                if (r >= 3) {
-                    t[0][r - 3] = (t1 - t0) / 1e6;
-                    t[1][r - 3] = (t2 - t1) / 1e6;
-                    t[2][r - 3] = (t3 - t2) / 1e6;
-                    t[3][r - 3] = (t4 - t3) / 1e6;
+                    if (r >= 3) {
+                        t[f][r - 3] = (t1 - t0) / 1e6;
+                        bytes[f] += (a1 - a0) / 9.0 / futures;
+                    }
                 }
             }
         }
         String[] names = {"plain recursion", "A: lambda + array push/pop", "B: A + 16-byte handle + boxed result",
-                "C: Spindle.future at 1 worker"};
+                "D: A + a handle escape analysis removes", "C: Spindle.future at 1 worker"};
         double base = median(t[0]);
-        System.out.printf(Locale.ROOT, "fib(%d), %s, median of 9%n", n, Runtime.version());
-        for (int i = 0; i < 4; i++) {
+        System.out.printf(Locale.ROOT, "fib(%d), %s, median of 9; bytes per future over every thread%n", n, Runtime.version());
+        for (int i = 0; i < names.length; i++) {
             double m = median(t[i]);
-            System.out.printf(Locale.ROOT, "  %-40s %8.1f ms  %5.2f x%n", names[i], m, m / base);
+            System.out.printf(Locale.ROOT, "  %-42s %8.1f ms  %5.2f x  %6.2f B/future%n", names[i], m, m / base, bytes[i]);
         }
+    }
+
+    /** Calls of fib that make a future: those with n ≥ 2. */
+    private static long fibCalls(int n) {
+        long[] c = new long[Math.max(2, n + 1)];
+        for (int i = 2; i <= n; i++) {
+            c[i] = 1 + c[i - 1] + c[i - 2];
+        }
+        return c[n];
     }
 
     private static double median(double[] a) {
