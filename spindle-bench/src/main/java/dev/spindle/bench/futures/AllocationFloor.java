@@ -13,8 +13,9 @@ import java.util.function.Supplier;
  * What a future at every call of fib can cost at best on this JVM, whatever the scheduler:
  * fib with (A) only the caller's capturing lambda allocated and pushed on / popped off a plain
  * array, (B) A plus a 16-byte handle holding it and the boxed result, (D) A plus a handle that
- * escape analysis can remove ({@link ScalarHandle}), and (C) {@code Spindle.future} on one worker. The ratios to plain recursion bound what T1/Ts any design with a lambda per
- * future can reach. Run:
+ * escape analysis can remove ({@link ScalarHandle}), and (C) {@code Spindle.future} on one
+ * worker; and the bytes each allocates per future. The ratios to plain recursion bound what
+ * T1/Ts any design with a lambda per future can reach. Run:
  * {@code java -Xms2g -Xmx8g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.AllocationFloor [n]}
  */
 public final class AllocationFloor {
