@@ -90,6 +90,26 @@ public final class FutureCall extends Latent {
     }
 
     /**
+     * Woven code, at the entry of a method with {@code @Future} variables: true if this frame
+     * could defer a call — a worker with room to defer or a hint that someone asked for work, any
+     * thread under spawn=always, every thread that is not a worker (it decides per call, as
+     * {@link #begin} does) — and so should run the method's deferring copy; false to run the
+     * copy that makes every call at its declaration. The same loads as {@link #begin}'s common
+     * case; no store.
+     *
+     * @return whether to run the deferring copy
+     */
+    public static boolean mayDefer() {
+        if (LatentStack.MODE == SpawnMode.NEVER) {
+            return false;
+        }
+        if (Thread.currentThread() instanceof Worker w) {
+            return LatentStack.MODE == SpawnMode.ALWAYS || w.deferRoom() > 0 || w.requestHinted();
+        }
+        return true;
+    }
+
+    /**
      * A worker deep in its recursion (nothing more to defer by depth), hinted that someone asked
      * for work: it gives its oldest latent call; if it has none to give, it defers this call so
      * that the next request finds work.

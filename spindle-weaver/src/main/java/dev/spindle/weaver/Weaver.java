@@ -98,6 +98,10 @@ public final class Weaver {
                 w.rewrite(thisInit);
                 site = w.nextSite();
                 bodies.addAll(w.bodies);
+                MethodNode deferring = DeferringSplit.split(cn, mn);
+                if (deferring != null) {
+                    bodies.add(deferring);
+                }
                 int calls = 0;
                 for (FutureVariable v : vars) {
                     calls += v.sites.size();

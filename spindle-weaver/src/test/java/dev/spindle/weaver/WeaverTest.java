@@ -103,14 +103,90 @@ class WeaverTest {
 
     // ------------------------------------------------------------------ guarantees of the output
 
-    /** Calls to {@code FutureCall.name} in the method, by opcode offset order. */
+    /** Calls to {@code FutureCall.name} in the method's deferring copy (the whole woven code). */
     private static long callsTo(byte[] cls, String method, String name) {
+        return callsTo(cls, method, true, name);
+    }
+
+    /** Calls to {@code FutureCall.name} in the method's deferring copy, or in the method itself. */
+    private static long callsTo(byte[] cls, String method, boolean deferringCopy, String name) {
         org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
         new org.objectweb.asm.ClassReader(cls).accept(cn, 0);
-        return cn.methods.stream().filter(m -> m.name.equals(method)).flatMap(m -> Arrays.stream(m.instructions.toArray()))
+        return cn.methods.stream().filter(m -> m.name.equals(method) && m.desc.contains(DeferringSplit.MARKER + ")") == deferringCopy)
+                .flatMap(m -> Arrays.stream(m.instructions.toArray()))
                 .filter(i -> i instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.owner.equals(MethodWeaver.CALL)
                         && mi.name.equals(name))
                 .count();
+    }
+
+    @Test
+    void aWovenMethodIsSplitIntoACopyThatDefersAndOneThatDoesNot(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("Split.java"), """
+                class Split {
+                    static long fib(int n) {
+                        if (n < 2) return n;
+                        @dev.spindle.Future long a = fib(n - 1);
+                        long b = fib(n - 2);
+                        return a + b;
+                    }
+                    long twice(long x, int k) {
+                        @dev.spindle.Future long a = fib(k);
+                        @dev.spindle.Future long b = fib(k + 1);
+                        return x + a + b;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        byte[] w = weaver(classes).weave(classes.get("Split")).bytes();
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(w).accept(cn, 0);
+        for (String[] m : new String[][] {{"fib", "(I)J", "(I" + DeferringSplit.MARKER + ")J"},
+                {"twice", "(JI)J", "(JI" + DeferringSplit.MARKER + ")J"}}) {
+            var serial = cn.methods.stream().filter(x -> x.name.equals(m[0]) && x.desc.equals(m[1])).findFirst().orElseThrow();
+            var copy = cn.methods.stream().filter(x -> x.name.equals(m[0]) && x.desc.equals(m[2])).findFirst()
+                    .orElseThrow(() -> new AssertionError("no deferring copy " + m[0] + m[2]));
+            assertEquals(org.objectweb.asm.Opcodes.ACC_PRIVATE | org.objectweb.asm.Opcodes.ACC_SYNTHETIC,
+                    copy.access & ~org.objectweb.asm.Opcodes.ACC_STATIC, m[0] + ": the copy is private and synthetic");
+            assertEquals(serial.access & org.objectweb.asm.Opcodes.ACC_STATIC, copy.access & org.objectweb.asm.Opcodes.ACC_STATIC);
+        }
+        assertEquals(1, callsTo(w, "fib", false, "mayDefer"), "fib asks once");
+        var fibInsns = cn.methods.stream().filter(x -> x.name.equals("fib") && x.desc.equals("(I)J")).findFirst().orElseThrow()
+                .instructions.toArray();
+        int firstReturn = -1, ask = -1;
+        for (int k = 0; k < fibInsns.length; k++) {
+            if (firstReturn < 0 && fibInsns[k].getOpcode() == org.objectweb.asm.Opcodes.LRETURN) {
+                firstReturn = k;
+            }
+            if (fibInsns[k] instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.name.equals("mayDefer")) {
+                ask = k;
+            }
+        }
+        assertTrue(firstReturn >= 0 && ask > firstReturn, "fib asks after its base case returns, not at its entry (return at "
+                + firstReturn + ", ask at " + ask + ")");
+        assertEquals(0, callsTo(w, "fib", false, "begin"), "fib itself makes every call at its declaration");
+        assertEquals(1, callsTo(w, "fib", true, "begin"), "the copy decides per declaration");
+        assertEquals(0, callsTo(w, "twice", false, "begin"));
+        assertEquals(2, callsTo(w, "twice", true, "begin"));
+        Class<?> c = new Corpus.Loader("split", Map.of("Split", w)).loadClass("Split");
+        Method fib = c.getDeclaredMethod("fib", int.class);
+        fib.setAccessible(true);
+        java.lang.reflect.Constructor<?> ctor = c.getDeclaredConstructor();
+        ctor.setAccessible(true);
+        Object split = ctor.newInstance();
+        Method twice = c.getDeclaredMethod("twice", long.class, int.class);
+        twice.setAccessible(true);
+        assertEquals(610L, fib.invoke(null, 15), "fib(15) on the calling thread");
+        assertEquals(7L + 610 + 987, twice.invoke(split, 7L, 15), "twice on the calling thread");
+        try (SpindlePool pool = new SpindlePool(2)) {
+            long[] got = pool.invoke(new Task<long[]>() {
+                @Override
+                protected long[] compute() throws ReflectiveOperationException {
+                    return new long[] {(Long) fib.invoke(null, 20), (Long) twice.invoke(split, 7L, 15)};
+                }
+            });
+            assertEquals(6765L, got[0], "fib(20) on a pool of two");
+            assertEquals(7L + 610 + 987, got[1], "twice on a pool of two");
+        }
     }
 
     @Test

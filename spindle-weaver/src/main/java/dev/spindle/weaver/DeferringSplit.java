@@ -1,0 +1,231 @@
+package dev.spindle.weaver;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The last rewrite of a woven method: splits it into a <em>serial</em> method and a
+ * <em>deferring</em> one, so that the code a frame runs when it cannot defer is compiled apart
+ * from the code that defers.
+ *
+ * <p>Why: in a JVM where calls are deferred at all (a pool of two workers or more), the
+ * JIT compiles the deferral paths — records, submit, the first read's touch — into the same
+ * method as the call made at its declaration, although nearly every frame makes its calls right
+ * there, and keeps the handle live across the recursion. Measured before this split, in JVMs
+ * that had deferred: one worker ran woven Knapsack 12–20% and fib 36–42% slower than
+ * ForkJoinPool's tuned versions (ARCHITECTURE §10 has the figures with the split).
+ *
+ * <p>What: the woven method as {@link MethodWeaver} made it is copied into a private synthetic
+ * method of the same name whose descriptor has one more parameter, a {@code FutureCall} that is
+ * always null (so stack traces name the method as written, at the same lines). In the original,
+ * every {@code FutureCall.begin} becomes null — the call is made at its declaration, its failure
+ * kept for the first read exactly as before, and the JIT folds the record paths away — and a
+ * prologue asks {@code FutureCall.mayDefer()} (a few loads from the current thread) whether this
+ * frame could defer, and if so runs the copy instead. The prologue comes after the method's pure
+ * prefix (its base case, typically), so the leaves of a recursion never ask. The recursion's
+ * calls go to the original, so each frame decides for itself.
+ *
+ * <p>Not split (woven as before): constructors and class initializers, methods of interfaces,
+ * and methods whose parameters already fill 255 slots.
+ */
+final class DeferringSplit {
+    /** The type of the copy's extra parameter. */
+    static final String MARKER = "L" + MethodWeaver.CALL + ";";
+
+    private DeferringSplit() {
+    }
+
+    /**
+     * Splits {@code mn} (already woven) if it can be split.
+     *
+     * @param cn the class
+     * @param mn the woven method, rewritten in place into the serial method
+     * @return the deferring copy to add to the class, or null if the method is left as it was
+     */
+    static MethodNode split(ClassNode cn, MethodNode mn) {
+        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
+        // argument slots, counting one for an implicit receiver (which a static method has not)
+        int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
+        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255) {
+            return null;
+        }
+        MethodNode copy = copyWithMarker(cn, mn, argSlots);
+        serialize(mn);
+        addPrologue(cn, mn, copy, isStatic, argSlots);
+        return copy;
+    }
+
+    /** The woven body, under the same name, with a trailing null marker parameter in slot {@code argSlots}. */
+    private static MethodNode copyWithMarker(ClassNode cn, MethodNode mn, int argSlots) {
+        Type[] args = Type.getArgumentTypes(mn.desc);
+        Type[] withMarker = java.util.Arrays.copyOf(args, args.length + 1);
+        withMarker[args.length] = Type.getType(MARKER);
+        String desc = Type.getMethodDescriptor(Type.getReturnType(mn.desc), withMarker);
+        int access = (mn.access & (Opcodes.ACC_STATIC | Opcodes.ACC_STRICT)) | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
+        String[] exceptions = mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]);
+        MethodNode copy = new MethodNode(Opcodes.ASM9, access, mn.name, desc, null, exceptions);
+        Map<LabelNode, LabelNode> labels = new HashMap<>();
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LabelNode l) {
+                labels.put(l, new LabelNode());
+            }
+        }
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof FrameNode) {
+                continue;                                        // frames: recomputed by the writer
+            }
+            AbstractInsnNode c = i.clone(labels);
+            if (c instanceof VarInsnNode v && v.var >= argSlots) {
+                v.var++;
+            } else if (c instanceof IincInsnNode v && v.var >= argSlots) {
+                v.var++;
+            }
+            copy.instructions.add(c);
+        }
+        for (TryCatchBlockNode t : mn.tryCatchBlocks) {
+            copy.tryCatchBlocks.add(new TryCatchBlockNode(labels.get(t.start), labels.get(t.end), labels.get(t.handler), t.type));
+        }
+        if (mn.localVariables != null) {
+            copy.localVariables = new ArrayList<>();
+            for (LocalVariableNode v : mn.localVariables) {
+                copy.localVariables.add(new LocalVariableNode(v.name, v.desc, v.signature, labels.get(v.start), labels.get(v.end),
+                        v.index >= argSlots ? v.index + 1 : v.index));
+            }
+        }
+        return copy;
+    }
+
+    /** In the serial method, every {@code begin(site)} becomes {@code null}: the call is made at its declaration. */
+    private static void serialize(MethodNode mn) {
+        List<AbstractInsnNode> begins = new ArrayList<>();
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin")) {
+                begins.add(m);
+            }
+        }
+        for (AbstractInsnNode b : begins) {
+            InsnList l = new InsnList();
+            l.add(new InsnNode(Opcodes.POP));
+            l.add(new InsnNode(Opcodes.ACONST_NULL));
+            mn.instructions.insert(b, l);
+            mn.instructions.remove(b);
+        }
+    }
+
+    /**
+     * {@code if (FutureCall.mayDefer()) return copy(args…, null);} at the method's entry — or just
+     * after a leading base case, so that the leaves of a recursion do not ask: past the longest
+     * prefix that only reads locals, constants, fields and array elements, writes locals that are
+     * not parameters (the woven handles' initialization), computes, compares, branches within
+     * itself and returns (fib's {@code if (n < 2) return n;}, a tree walk's
+     * {@code if (node == null) return 0;}). The copy runs that prefix again from the same
+     * parameters; nothing in it has an effect, and a value it reads again is one the first read
+     * could have seen.
+     */
+    private static void addPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic, int argSlots) {
+        AbstractInsnNode at = afterPurePrefix(mn, argSlots);
+        InsnList p = new InsnList();
+        LabelNode start = new LabelNode();
+        LabelNode serial = new LabelNode();
+        p.add(start);
+        int line = -1;
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LineNumberNode ln) {
+                line = ln.line;
+                if (i == at || at == null || mn.instructions.indexOf(i) >= mn.instructions.indexOf(at)) {
+                    break;
+                }
+            }
+        }
+        if (line >= 0) {
+            p.add(new LineNumberNode(line, start));
+        }
+        p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDefer", "()Z", false));
+        p.add(new JumpInsnNode(Opcodes.IFEQ, serial));
+        int slot = 0;
+        if (!isStatic) {
+            p.add(new VarInsnNode(Opcodes.ALOAD, 0));
+            slot = 1;
+        }
+        for (Type t : Type.getArgumentTypes(mn.desc)) {
+            p.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+            slot += t.getSize();
+        }
+        p.add(new InsnNode(Opcodes.ACONST_NULL));
+        p.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, cn.name, copy.name, copy.desc, false));
+        p.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
+        p.add(serial);
+        if (at == null) {
+            mn.instructions.insert(p);
+        } else {
+            mn.instructions.insertBefore(at, p);
+        }
+    }
+
+    /**
+     * The first instruction after the method's pure prefix (see {@link #addPrologue}), or null to
+     * ask at the entry: the prefix must contain a return, and its branches must stay inside it.
+     */
+    private static AbstractInsnNode afterPurePrefix(MethodNode mn, int argSlots) {
+        InsnList l = mn.instructions;
+        AbstractInsnNode end = null;
+        boolean returns = false;
+        List<LabelNode> targets = new ArrayList<>();
+        for (AbstractInsnNode i = l.getFirst(); i != null; i = i.getNext()) {
+            int op = i.getOpcode();
+            if (op < 0) {
+                continue;                                              // labels, lines, frames
+            }
+            boolean pure = op >= Opcodes.ACONST_NULL && op <= Opcodes.LDC                 // constants
+                    || op >= Opcodes.ILOAD && op <= Opcodes.ALOAD                            // any local
+                    || op >= Opcodes.ISTORE && op <= Opcodes.ASTORE && ((VarInsnNode) i).var >= argSlots
+                    || op == Opcodes.IINC && ((IincInsnNode) i).var >= argSlots
+                    || op >= Opcodes.IADD && op <= Opcodes.LXOR                            // arithmetic
+                    || op >= Opcodes.I2L && op <= Opcodes.DCMPG                            // conversions, compares
+                    || op >= Opcodes.IALOAD && op <= Opcodes.SALOAD                         // reads: their values
+                    || op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC || op == Opcodes.ARRAYLENGTH // are recomputed
+                    || op == Opcodes.INSTANCEOF || op == Opcodes.CHECKCAST                  // by the copy
+                    || op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
+            if (i instanceof JumpInsnNode j && op != Opcodes.JSR) {
+                targets.add(j.label);
+                pure = true;
+            }
+            if (!pure) {
+                end = i;
+                break;
+            }
+            returns |= op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
+        }
+        if (end == null || !returns) {
+            return null;
+        }
+        int limit = l.indexOf(end);
+        for (LabelNode t : targets) {
+            if (l.indexOf(t) > limit) {
+                return null;                                           // a branch skips the point
+            }
+        }
+        // right before the first impure instruction, after any label in front of it: the
+        // prefix's branches to those labels reach the prologue
+        return end;
+    }
+}
