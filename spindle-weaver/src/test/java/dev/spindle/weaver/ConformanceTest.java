@@ -84,8 +84,7 @@ class ConformanceTest {
     @Test
     void aFailureOnAnotherWorkerIsRaisedAtTheReadWithItsTouchSite() throws Exception {
         assumeTrue(SpawnMode.current() == SpawnMode.ALWAYS, "needs spawn=always: only then is the call sure to run elsewhere");
-        Map<String, byte[]> woven = Corpus.weaveAll(Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g"));
-        Class<?> remote = Class.forName("corpus.Remote", true, new Corpus.Loader("woven-remote", woven));
+        Class<?> remote = wovenCorpusClass("Remote");
         Method m = remote.getDeclaredMethod("failsElsewhere");
         int readLine = remote.getField("READ_LINE").getInt(null);
         SpindlePool pool = new SpindlePool(2);
@@ -127,9 +126,7 @@ class ConformanceTest {
     @Test
     void aCallDeferredWhileAnotherWorkerIsParkedReachesIt() throws Exception {
         assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "needs spawn=auto: always promotes every call, never defers none");
-        Map<String, byte[]> woven = Corpus.weaveAll(Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g"));
-        Class<?> parked = Class.forName("corpus.Parked", true, new Corpus.Loader("woven-parked", woven));
-        Method m = parked.getDeclaredMethod("deferWhileAnotherWorkerIsParked");
+        Method m = wovenCorpusClass("Parked").getDeclaredMethod("deferWhileAnotherWorkerIsParked");
         SpindlePool pool = new SpindlePool(2);
         try {
             String[] names = pool.invoke(new Task<String[]>() {
@@ -160,6 +157,12 @@ class ConformanceTest {
             pool.shutdown();
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool running deferWhileAnotherWorkerIsParked did not terminate within 30 s");
         }
+    }
+
+    /** A class of the corpus, compiled with {@code -g} and woven, in a loader of its own. */
+    private static Class<?> wovenCorpusClass(String simpleName) throws Exception {
+        Map<String, byte[]> woven = Corpus.weaveAll(Corpus.compile(Corpus.resourceDir("corpus/corpus"), "-g"));
+        return Class.forName("corpus." + simpleName, true, new Corpus.Loader("woven-" + simpleName, woven));
     }
 
     /**
