@@ -45,7 +45,8 @@ import java.util.Map;
  * calls go to the original, so each frame decides for itself.
  *
  * <p>Not split (woven as before): constructors and class initializers, methods of interfaces,
- * and methods whose parameters already fill 255 slots.
+ * methods whose parameters already fill 255 slots, and methods that never defer (every call in a
+ * monitor region).
  */
 final class DeferringSplit {
     /** The type of the copy's extra parameter. */
@@ -65,17 +66,27 @@ final class DeferringSplit {
         boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
         // argument slots, counting one for an implicit receiver (which a static method has not)
         int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
-        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255) {
+        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255 || !defers(mn)) {
             return null;
         }
-        MethodNode copy = copyWithMarker(cn, mn, argSlots);
+        MethodNode copy = copyWithMarker(mn, argSlots);
         serialize(mn);
         addPrologue(cn, mn, copy, isStatic, argSlots);
         return copy;
     }
 
+    /** True if the woven method can defer a call at all (every call in a monitor region is made in place). */
+    private static boolean defers(MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The woven body, under the same name, with a trailing null marker parameter in slot {@code argSlots}. */
-    private static MethodNode copyWithMarker(ClassNode cn, MethodNode mn, int argSlots) {
+    private static MethodNode copyWithMarker(MethodNode mn, int argSlots) {
         Type[] args = Type.getArgumentTypes(mn.desc);
         Type[] withMarker = java.util.Arrays.copyOf(args, args.length + 1);
         withMarker[args.length] = Type.getType(MARKER);
