@@ -78,11 +78,15 @@ final class DeferringSplit {
     /** True if the woven method can defer a call at all (every call in a monitor region is made in place). */
     private static boolean defers(MethodNode mn) {
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin")) {
+            if (isBegin(i)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean isBegin(AbstractInsnNode i) {
+        return i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin");
     }
 
     /** The woven body, under the same name, with a trailing null marker parameter in slot {@code argSlots}. */
@@ -129,8 +133,8 @@ final class DeferringSplit {
     private static void serialize(MethodNode mn) {
         List<AbstractInsnNode> begins = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin")) {
-                begins.add(m);
+            if (isBegin(i)) {
+                begins.add(i);
             }
         }
         for (AbstractInsnNode b : begins) {
@@ -158,17 +162,15 @@ final class DeferringSplit {
         LabelNode start = new LabelNode();
         LabelNode serial = new LabelNode();
         p.add(start);
-        int line = -1;
-        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof LineNumberNode ln) {
-                line = ln.line;
-                if (i == at || at == null || mn.instructions.indexOf(i) >= mn.instructions.indexOf(at)) {
+        if (at == null) {
+            // at the entry no line is in effect yet: the method's first; past a prefix the line in
+            // effect stays, so the rest of that statement keeps its own line
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i instanceof LineNumberNode ln) {
+                    p.add(new LineNumberNode(ln.line, start));
                     break;
                 }
             }
-        }
-        if (line >= 0) {
-            p.add(new LineNumberNode(line, start));
         }
         p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDefer", "()Z", false));
         p.add(new JumpInsnNode(Opcodes.IFEQ, serial));

@@ -163,6 +163,16 @@ class WeaverTest {
         }
         assertTrue(firstReturn >= 0 && ask > firstReturn, "fib asks after its base case returns, not at its entry (return at "
                 + firstReturn + ", ask at " + ask + ")");
+        int line = -1, callLine = -1;
+        for (int k = 0; k < fibInsns.length && callLine < 0; k++) {
+            if (fibInsns[k] instanceof org.objectweb.asm.tree.LineNumberNode ln) {
+                line = ln.line;
+            } else if (k > ask && fibInsns[k] instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.name.equals("fib")
+                    && mi.desc.equals("(I)J")) {
+                callLine = line;
+            }
+        }
+        assertEquals(4, callLine, "fib's future call keeps its own line after the ask");
         assertEquals(0, callsTo(w, "fib", false, "begin"), "fib itself makes every call at its declaration");
         assertEquals(1, callsTo(w, "fib", true, "begin"), "the copy decides per declaration");
         assertEquals(0, callsTo(w, "twice", false, "begin"));
