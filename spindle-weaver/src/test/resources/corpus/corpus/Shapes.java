@@ -184,6 +184,44 @@ public class Shapes {
     public static int shapeReadTwice() { @Future int x = sq(6); int a = x; int b = x; return a + b; }
     public static int shapeDeclaredLater() { @Future int x; int k = 3; x = sq(k); return x; }
 
+    // ------------------------------------------------------------------ base cases with effects: the split resumes past them
+
+    static final AtomicInteger PREFIX = new AtomicInteger();
+    /** Counts every frame, builds locals of five types, and its leaf writes: the deferring copy must resume past this. */
+    static long halves(int[] a, int lo, int hi) {
+        PREFIX.incrementAndGet();
+        int n = hi - lo; long scale = 3L; double w = n / 2.0; String tag = "t" + n; int[] same = a;
+        if (n == 1) { a[lo] = a[lo] * 2 + 1; return a[lo]; }
+        int mid = lo + (int) w;
+        @Future long left = halves(same, lo, mid);
+        long right = halves(a, mid, hi);
+        return left + right + scale * tag.length();
+    }
+    public static long shapeImpureBaseCase() { PREFIX.set(0); int[] a = squares(37); long r = halves(a, 0, a.length); return r * 1000 + PREFIX.get() * 10 + Math.floorMod(java.util.Arrays.hashCode(a), 10); }
+    /** Changes its parameters in a loop with an early return before the base case. */
+    static int countdown(int n, int acc) {
+        PREFIX.incrementAndGet();
+        while (n > 0 && n % 5 != 0) { acc += n; n--; if (acc > 100000) return acc; }
+        if (n <= 0) return acc;
+        @Future int a = countdown(n - 1, acc % 7);
+        int b = countdown(n - 3, 1);
+        return a + b;
+    }
+    public static int shapeParametersChangedBeforeBaseCase() { PREFIX.set(0); int r = countdown(23, 0); return r * 1000 + PREFIX.get(); }
+    final int k;
+    Shapes(int k) { this.k = k; }
+    Shapes() { this(0); }
+    /** An instance method whose local has two types where the base case ends: no resume point, it asks at its entry. */
+    int mixed(int n) {
+        PREFIX.incrementAndGet();
+        Object o = odd(n) ? (Object) ("s" + n) : Integer.valueOf(n);
+        if (n < 2) return n + k;
+        @Future int a = mixed(n - 1);
+        int b = mixed(n - 2);
+        return a + b + o.toString().length();
+    }
+    public static int shapeMergedTypeBeforeBaseCase() { PREFIX.set(0); int r = new Shapes(2).mixed(12); return r * 1000 + PREFIX.get(); }
+
     static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }
     static class Base { int value() { return 10; } }
     static class Derived extends Base {

@@ -41,8 +41,9 @@ import java.util.Map;
  * kept for the first read exactly as before, and the JIT folds the record paths away — and a
  * prologue asks {@code FutureCall.mayDefer()} (a few loads from the current thread) whether this
  * frame could defer, and if so runs the copy instead. The prologue comes after the method's pure
- * prefix (its base case, typically), so the leaves of a recursion never ask. The recursion's
- * calls go to the original, so each frame decides for itself.
+ * prefix (its base case, typically), so the leaves of a recursion never ask; where the base case
+ * has effects the prologue comes after it and the copy resumes there ({@link ResumePoint}). The
+ * recursion's calls go to the original, so each frame decides for itself.
  *
  * <p>Not split (woven as before): constructors and class initializers, methods of interfaces,
  * methods whose parameters already fill 255 slots, and methods that never defer (every call in a
@@ -69,9 +70,17 @@ final class DeferringSplit {
         if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255 || !defers(mn)) {
             return null;
         }
-        MethodNode copy = copyWithMarker(mn, argSlots);
+        ResumePoint resume = ResumePoint.find(cn, mn, argSlots);
+        if (resume != null) {
+            mn.instructions.insertBefore(resume.at(), resume.label());
+        }
+        MethodNode copy = copyWithMarker(mn, argSlots, resume);
         serialize(mn);
-        addPrologue(cn, mn, copy, isStatic, argSlots);
+        if (resume != null) {
+            addResumingPrologue(cn, mn, copy, isStatic, argSlots, resume);
+        } else {
+            addPrologue(cn, mn, copy, isStatic, argSlots);
+        }
         return copy;
     }
 
@@ -89,12 +98,23 @@ final class DeferringSplit {
         return i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin");
     }
 
-    /** The woven body, under the same name, with a trailing null marker parameter in slot {@code argSlots}. */
-    private static MethodNode copyWithMarker(MethodNode mn, int argSlots) {
+    /**
+     * The woven body, under the same name, with a trailing null marker parameter in slot
+     * {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
+     * live there as further parameters, stored into their slots before a jump to that point.
+     */
+    private static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume) {
         Type[] args = Type.getArgumentTypes(mn.desc);
-        Type[] withMarker = java.util.Arrays.copyOf(args, args.length + 1);
-        withMarker[args.length] = Type.getType(MARKER);
-        String desc = Type.getMethodDescriptor(Type.getReturnType(mn.desc), withMarker);
+        List<Type> params = new ArrayList<>(java.util.Arrays.asList(args));
+        params.add(Type.getType(MARKER));
+        int shift = 1;
+        if (resume != null) {
+            for (ResumePoint.Local x : resume.passed()) {
+                params.add(x.type());
+                shift += x.type().getSize();
+            }
+        }
+        String desc = Type.getMethodDescriptor(Type.getReturnType(mn.desc), params.toArray(new Type[0]));
         int access = (mn.access & (Opcodes.ACC_STATIC | Opcodes.ACC_STRICT)) | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
         String[] exceptions = mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]);
         MethodNode copy = new MethodNode(Opcodes.ASM9, access, mn.name, desc, null, exceptions);
@@ -104,15 +124,29 @@ final class DeferringSplit {
                 labels.put(l, new LabelNode());
             }
         }
+        if (resume != null) {
+            // the resumed locals, from their parameter slots into their own, then on at the point
+            int from = argSlots + 1;
+            for (ResumePoint.Local x : resume.passed()) {
+                copy.instructions.add(new VarInsnNode(x.type().getOpcode(Opcodes.ILOAD), from));
+                copy.instructions.add(new VarInsnNode(x.type().getOpcode(Opcodes.ISTORE), x.slot() + shift));
+                from += x.type().getSize();
+            }
+            for (int slot : resume.nulls()) {
+                copy.instructions.add(new InsnNode(Opcodes.ACONST_NULL));
+                copy.instructions.add(new VarInsnNode(Opcodes.ASTORE, slot + shift));
+            }
+            copy.instructions.add(new JumpInsnNode(Opcodes.GOTO, labels.get(resume.label())));
+        }
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
             if (i instanceof FrameNode) {
                 continue;                                        // frames: recomputed by the writer
             }
             AbstractInsnNode c = i.clone(labels);
             if (c instanceof VarInsnNode v && v.var >= argSlots) {
-                v.var++;
+                v.var += shift;
             } else if (c instanceof IincInsnNode v && v.var >= argSlots) {
-                v.var++;
+                v.var += shift;
             }
             copy.instructions.add(c);
         }
@@ -123,7 +157,7 @@ final class DeferringSplit {
             copy.localVariables = new ArrayList<>();
             for (LocalVariableNode v : mn.localVariables) {
                 copy.localVariables.add(new LocalVariableNode(v.name, v.desc, v.signature, labels.get(v.start), labels.get(v.end),
-                        v.index >= argSlots ? v.index + 1 : v.index));
+                        v.index >= argSlots ? v.index + shift : v.index));
             }
         }
         return copy;
@@ -192,6 +226,36 @@ final class DeferringSplit {
         } else {
             mn.instructions.insertBefore(at, p);
         }
+    }
+
+    /**
+     * {@code if (FutureCall.mayDefer()) return copy(args…, null, locals…);} at the resume point: the
+     * copy goes on from there with this frame's parameters and locals, so what the method did
+     * before — whatever it was — is not done again.
+     */
+    private static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic, int argSlots,
+            ResumePoint resume) {
+        InsnList p = new InsnList();
+        LabelNode serial = new LabelNode();
+        p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDefer", "()Z", false));
+        p.add(new JumpInsnNode(Opcodes.IFEQ, serial));
+        int slot = 0;
+        if (!isStatic) {
+            p.add(new VarInsnNode(Opcodes.ALOAD, 0));
+            slot = 1;
+        }
+        for (Type t : Type.getArgumentTypes(mn.desc)) {
+            p.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+            slot += t.getSize();
+        }
+        p.add(new InsnNode(Opcodes.ACONST_NULL));
+        for (ResumePoint.Local x : resume.passed()) {
+            p.add(new VarInsnNode(x.type().getOpcode(Opcodes.ILOAD), x.slot()));
+        }
+        p.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, cn.name, copy.name, copy.desc, false));
+        p.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
+        p.add(serial);
+        mn.instructions.insertBefore(resume.at(), p);
     }
 
     /**

@@ -112,7 +112,7 @@ class WeaverTest {
     private static long callsTo(byte[] cls, String method, boolean deferringCopy, String name) {
         org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
         new org.objectweb.asm.ClassReader(cls).accept(cn, 0);
-        return cn.methods.stream().filter(m -> m.name.equals(method) && m.desc.contains(DeferringSplit.MARKER + ")") == deferringCopy)
+        return cn.methods.stream().filter(m -> m.name.equals(method) && m.desc.contains(DeferringSplit.MARKER) == deferringCopy)
                 .flatMap(m -> Arrays.stream(m.instructions.toArray()))
                 .filter(i -> i instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.owner.equals(MethodWeaver.CALL)
                         && mi.name.equals(name))
@@ -196,6 +196,88 @@ class WeaverTest {
             });
             assertEquals(6765L, got[0], "fib(20) on a pool of two");
             assertEquals(7L + 610 + 987, got[1], "twice on a pool of two");
+        }
+    }
+
+    @Test
+    void aSplitMethodWhoseBaseCaseHasEffectsResumesPastIt(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("Resume.java"), """
+                class Resume {
+                    static int frames;
+                    static long halves(int[] a, int lo, int hi) {
+                        frames++;
+                        int n = hi - lo; long scale = 3L; double w = n / 2.0; String tag = "t"; int[] same = a;
+                        if (n == 1) { a[lo] = a[lo] * 2 + 1; return a[lo]; }
+                        int mid = lo + (int) w;
+                        @dev.spindle.Future long left = halves(same, lo, mid);
+                        long right = halves(a, mid, hi);
+                        return left + right + scale * tag.length();
+                    }
+                    static int mixed(int n) {
+                        frames++;
+                        Object o = n % 2 == 1 ? (Object) "s" : Integer.valueOf(n);
+                        if (n < 2) return n;
+                        @dev.spindle.Future int a = mixed(n - 1);
+                        return a + mixed(n - 2) + o.hashCode() * 0;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        byte[] w = weaver(classes).weave(classes.get("Resume")).bytes();
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(w).accept(cn, 0);
+        String resumed = "([III" + DeferringSplit.MARKER + "IJDLjava/lang/String;[I)J";
+        assertTrue(cn.methods.stream().anyMatch(m -> m.name.equals("halves") && m.desc.equals(resumed)),
+                "halves' copy receives the five locals live past its base case: " + cn.methods.stream()
+                        .filter(m -> m.name.equals("halves")).map(m -> m.desc).toList());
+        assertTrue(cn.methods.stream().anyMatch(m -> m.name.equals("mixed") && m.desc.equals("(I" + DeferringSplit.MARKER + ")I")),
+                "mixed's local has two types past its base case: its copy starts at the entry");
+        for (String[] m : new String[][] {{"halves", "([III)J", "LRETURN"}, {"mixed", "(I)I", "IRETURN"}}) {
+            var insns = cn.methods.stream().filter(x -> x.name.equals(m[0]) && x.desc.equals(m[1])).findFirst().orElseThrow()
+                    .instructions.toArray();
+            int firstReturn = -1, ask = -1;
+            for (int k = 0; k < insns.length; k++) {
+                if (firstReturn < 0 && insns[k].getOpcode() >= org.objectweb.asm.Opcodes.IRETURN
+                        && insns[k].getOpcode() <= org.objectweb.asm.Opcodes.RETURN) {
+                    firstReturn = k;
+                }
+                if (insns[k] instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.name.equals("mayDefer")) {
+                    ask = k;
+                }
+            }
+            if (m[0].equals("halves")) {
+                assertTrue(firstReturn >= 0 && ask > firstReturn, "halves asks after its leaf returns (return at " + firstReturn
+                        + ", ask at " + ask + ")");
+            } else {
+                assertTrue(ask >= 0 && ask < firstReturn, "mixed asks before its base case (ask at " + ask + ", return at "
+                        + firstReturn + ")");
+            }
+        }
+        Class<?> c = new Corpus.Loader("resume", Map.of("Resume", w)).loadClass("Resume");
+        Method halves = c.getDeclaredMethod("halves", int[].class, int.class, int.class);
+        halves.setAccessible(true);
+        java.lang.reflect.Field frames = c.getDeclaredField("frames");
+        frames.setAccessible(true);
+        // plain Java: every leaf becomes 2v+1; each inner frame adds scale * tag.length() = 3
+        int[] a = new int[29];
+        long expected = 0;
+        for (int i = 0; i < a.length; i++) {
+            a[i] = i;
+            expected += 2L * i + 1;
+        }
+        expected += 3L * (a.length - 1);
+        try (SpindlePool pool = new SpindlePool(1)) {
+            long got = pool.invoke(new Task<Long>() {
+                @Override
+                protected Long compute() throws ReflectiveOperationException {
+                    return (Long) halves.invoke(null, a, 0, a.length);
+                }
+            });
+            assertEquals(expected, got, "halves on a pool of one");
+            assertEquals(2 * a.length - 1, frames.getInt(null), "each frame ran its prefix once (the copy resumed, it did not restart)");
+            for (int i = 0; i < a.length; i++) {
+                assertEquals(2 * i + 1, a[i], "leaf " + i + " written once");
+            }
         }
     }
 
