@@ -8,6 +8,7 @@ import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LineNumberNode;
@@ -163,7 +164,12 @@ final class DeferringSplit {
         return copy;
     }
 
-    /** In the serial method, every {@code begin(site)} becomes {@code null}: the call is made at its declaration. */
+    /**
+     * In the serial method, every {@code begin(site)} becomes {@code null}: the call is made at its
+     * declaration. {@link MethodWeaver}'s {@code body; begin; dup; astore handle; ifnull eager}
+     * becomes {@code aconst_null; astore handle; goto eager}, and the deferral path it skipped is
+     * deleted with the rest of the dead code, so the serial method is not larger than it needs to be.
+     */
     private static void serialize(MethodNode mn) {
         List<AbstractInsnNode> begins = new ArrayList<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
@@ -171,13 +177,27 @@ final class DeferringSplit {
                 begins.add(i);
             }
         }
+        InsnList insns = mn.instructions;
         for (AbstractInsnNode b : begins) {
-            InsnList l = new InsnList();
-            l.add(new InsnNode(Opcodes.POP));
-            l.add(new InsnNode(Opcodes.ACONST_NULL));
-            mn.instructions.insert(b, l);
-            mn.instructions.remove(b);
+            AbstractInsnNode body = b.getPrevious();
+            AbstractInsnNode dup = b.getNext();
+            AbstractInsnNode store = dup == null ? null : dup.getNext();
+            AbstractInsnNode test = store == null ? null : store.getNext();
+            if (body instanceof InvokeDynamicInsnNode && dup.getOpcode() == Opcodes.DUP
+                    && store.getOpcode() == Opcodes.ASTORE && test instanceof JumpInsnNode j && j.getOpcode() == Opcodes.IFNULL) {
+                insns.remove(body);
+                insns.remove(b);
+                insns.set(dup, new InsnNode(Opcodes.ACONST_NULL));
+                insns.set(test, new JumpInsnNode(Opcodes.GOTO, j.label));
+            } else {
+                InsnList l = new InsnList();
+                l.add(new InsnNode(Opcodes.POP));
+                l.add(new InsnNode(Opcodes.ACONST_NULL));
+                insns.insert(b, l);
+                insns.remove(b);
+            }
         }
+        UnreachableCode.remove(mn);
     }
 
     /**
@@ -255,7 +275,7 @@ final class DeferringSplit {
         p.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, cn.name, copy.name, copy.desc, false));
         p.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
         p.add(serial);
-        mn.instructions.insertBefore(resume.at(), p);
+        mn.instructions.insert(resume.label(), p);         // the label stays where the copy jumps to
     }
 
     /**

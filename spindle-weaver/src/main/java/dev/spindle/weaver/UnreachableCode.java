@@ -1,0 +1,144 @@
+package dev.spindle.weaver;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * Deletes the instructions no path reaches, the try blocks left with nothing to protect, and a
+ * {@code goto} to the very next instruction. ASM's frame computation keeps dead code as
+ * {@code nop}s ending in {@code athrow}, which still count toward the bytecode size C2 inlines
+ * by; the split's serial method has a whole deferral path made dead by {@link DeferringSplit}.
+ */
+final class UnreachableCode {
+    private UnreachableCode() {
+    }
+
+    /**
+     * Removes the dead code of {@code mn}.
+     *
+     * @return the number of instructions removed
+     */
+    static int remove(MethodNode mn) {
+        InsnList l = mn.instructions;
+        int n = l.size();
+        Map<AbstractInsnNode, Integer> index = new IdentityHashMap<>();
+        for (int i = 0; i < n; i++) {
+            index.put(l.get(i), i);
+        }
+        BitSet reached = new BitSet(n);
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        if (n > 0) {
+            reached.set(0);
+            work.add(0);
+        }
+        boolean more = true;
+        while (more) {
+            while (!work.isEmpty()) {
+                int i = work.poll();
+                for (int s : successors(l.get(i), i, n, index)) {
+                    if (!reached.get(s)) {
+                        reached.set(s);
+                        work.add(s);
+                    }
+                }
+            }
+            more = false;
+            for (TryCatchBlockNode t : mn.tryCatchBlocks) {
+                int h = index.get(t.handler);
+                int from = index.get(t.start);
+                int to = index.get(t.end);
+                if (!reached.get(h) && hasRealInstruction(l, reached, from, to)) {
+                    reached.set(h);
+                    work.add(h);
+                    more = true;
+                }
+            }
+        }
+        int removed = 0;
+        AbstractInsnNode[] all = l.toArray();
+        for (int i = 0; i < n; i++) {
+            AbstractInsnNode x = all[i];
+            if (!reached.get(i) && x.getOpcode() >= 0) {
+                l.remove(x);
+                removed++;
+            }
+        }
+        mn.tryCatchBlocks.removeIf(t -> !hasRealInstructionBetween(t.start, t.end));
+        for (AbstractInsnNode x = l.getFirst(); x != null; ) {
+            AbstractInsnNode next = x.getNext();
+            if (x.getOpcode() == Opcodes.GOTO && nextReal(x) == nextReal(((JumpInsnNode) x).label)) {
+                l.remove(x);
+                removed++;
+            }
+            x = next;
+        }
+        return removed;
+    }
+
+    private static boolean hasRealInstruction(InsnList l, BitSet reached, int from, int to) {
+        for (int i = reached.nextSetBit(from); i >= 0 && i < to; i = reached.nextSetBit(i + 1)) {
+            if (l.get(i).getOpcode() >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasRealInstructionBetween(LabelNode start, LabelNode end) {
+        for (AbstractInsnNode x = start; x != null && x != end; x = x.getNext()) {
+            if (x.getOpcode() >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first instruction at or after {@code x} that is not a label, line number or frame. */
+    private static AbstractInsnNode nextReal(AbstractInsnNode x) {
+        AbstractInsnNode y = x instanceof JumpInsnNode ? x.getNext() : x;
+        while (y != null && y.getOpcode() < 0) {
+            y = y.getNext();
+        }
+        return y;
+    }
+
+    private static int[] successors(AbstractInsnNode insn, int i, int n, Map<AbstractInsnNode, Integer> index) {
+        int op = insn.getOpcode();
+        if (insn instanceof JumpInsnNode j) {
+            int t = index.get(j.label);
+            return op == Opcodes.GOTO || op == Opcodes.JSR || i + 1 >= n ? new int[] {t} : new int[] {t, i + 1};
+        }
+        if (insn instanceof TableSwitchInsnNode s) {
+            int[] out = new int[s.labels.size() + 1];
+            out[0] = index.get(s.dflt);
+            for (int k = 0; k < s.labels.size(); k++) {
+                out[k + 1] = index.get(s.labels.get(k));
+            }
+            return out;
+        }
+        if (insn instanceof LookupSwitchInsnNode s) {
+            int[] out = new int[s.labels.size() + 1];
+            out[0] = index.get(s.dflt);
+            for (int k = 0; k < s.labels.size(); k++) {
+                out[k + 1] = index.get(s.labels.get(k));
+            }
+            return out;
+        }
+        if (op == Opcodes.ATHROW || op == Opcodes.RET || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || i + 1 >= n) {
+            return new int[0];
+        }
+        return new int[] {i + 1};
+    }
+}
