@@ -76,6 +76,9 @@ final class DeferringSplit {
             mn.instructions.insertBefore(resume.at(), resume.label());
         }
         MethodNode copy = copyWithMarker(mn, argSlots, resume);
+        if (resume != null) {
+            UnreachableCode.remove(copy);                    // the prefix it jumps over
+        }
         serialize(mn);
         if (resume != null) {
             addResumingPrologue(cn, mn, copy, isStatic, argSlots, resume);
