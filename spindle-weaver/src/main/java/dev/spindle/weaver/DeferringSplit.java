@@ -186,8 +186,9 @@ final class DeferringSplit {
             AbstractInsnNode dup = b.getNext();
             AbstractInsnNode store = dup == null ? null : dup.getNext();
             AbstractInsnNode test = store == null ? null : store.getNext();
-            if (body instanceof InvokeDynamicInsnNode && dup.getOpcode() == Opcodes.DUP
-                    && store.getOpcode() == Opcodes.ASTORE && test instanceof JumpInsnNode j && j.getOpcode() == Opcodes.IFNULL) {
+            if (body instanceof InvokeDynamicInsnNode && dup != null && dup.getOpcode() == Opcodes.DUP
+                    && store != null && store.getOpcode() == Opcodes.ASTORE
+                    && test instanceof JumpInsnNode j && j.getOpcode() == Opcodes.IFNULL) {
                 insns.remove(body);
                 insns.remove(b);
                 insns.set(dup, new InsnNode(Opcodes.ACONST_NULL));
