@@ -98,7 +98,8 @@ final class DeferringSplit {
         return false;
     }
 
-    private static boolean isBegin(AbstractInsnNode i) {
+    /** True for a {@code FutureCall.begin} call: a declaration that may defer. */
+    static boolean isBegin(AbstractInsnNode i) {
         return i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin");
     }
 

@@ -4,6 +4,7 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
@@ -12,7 +13,6 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
-import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicValue;
@@ -64,7 +64,7 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
         AbstractInsnNode lastReturn = null;
         for (AbstractInsnNode i = l.getFirst(); i != null && firstBegin == null; i = i.getNext()) {
             int op = i.getOpcode();
-            if (i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin")) {
+            if (DeferringSplit.isBegin(i)) {
                 firstBegin = i;
             } else if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) {
                 lastReturn = i;
@@ -172,15 +172,17 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
                 maxArgs = Math.max(maxArgs, Type.getArgumentsAndReturnSizes(m.desc) >> 2);
             }
         }
-        int maxStack = mn.maxStack;
+        int oldLocals = mn.maxLocals;
+        int oldStack = mn.maxStack;
         mn.maxLocals = maxLocals;
-        mn.maxStack = Math.min(65535, maxStack + maxArgs + 8);
+        mn.maxStack = Math.min(65535, oldStack + maxArgs + 8);   // the weaver's loads for a call: at most its arguments more
         try {
             return new Analyzer<>(new ExactTypeInterpreter()).analyze(cn.name, mn)[index];
         } catch (AnalyzerException e) {
-            return null;
+            return null;                                            // no resume point: the split asks as before
         } finally {
-            mn.maxStack = maxStack;
+            mn.maxLocals = oldLocals;
+            mn.maxStack = oldStack;
         }
     }
 }
