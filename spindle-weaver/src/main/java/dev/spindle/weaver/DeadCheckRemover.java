@@ -167,7 +167,8 @@ final class DeadCheckRemover {
         return out;
     }
 
-    private static List<Integer> successors(AbstractInsnNode insn, int i, int n, Map<AbstractInsnNode, Integer> index) {
+    /** Indexes of the instructions control may go to from {@code insn} at index {@code i} (exception edges apart). */
+    static List<Integer> successors(AbstractInsnNode insn, int i, int n, Map<AbstractInsnNode, Integer> index) {
         List<Integer> s = new ArrayList<>(2);
         int op = insn.getOpcode();
         if (insn instanceof JumpInsnNode j) {

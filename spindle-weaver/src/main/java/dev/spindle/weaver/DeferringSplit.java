@@ -81,7 +81,7 @@ final class DeferringSplit {
         }
         serialize(mn);
         if (resume != null) {
-            addResumingPrologue(cn, mn, copy, isStatic, argSlots, resume);
+            addResumingPrologue(cn, mn, copy, isStatic, resume);
         } else {
             addPrologue(cn, mn, copy, isStatic, argSlots);
         }
@@ -219,7 +219,6 @@ final class DeferringSplit {
         AbstractInsnNode at = afterPurePrefix(mn, argSlots);
         InsnList p = new InsnList();
         LabelNode start = new LabelNode();
-        LabelNode serial = new LabelNode();
         p.add(start);
         if (at == null) {
             // at the entry no line is in effect yet: the method's first; past a prefix the line in
@@ -231,21 +230,7 @@ final class DeferringSplit {
                 }
             }
         }
-        p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDefer", "()Z", false));
-        p.add(new JumpInsnNode(Opcodes.IFEQ, serial));
-        int slot = 0;
-        if (!isStatic) {
-            p.add(new VarInsnNode(Opcodes.ALOAD, 0));
-            slot = 1;
-        }
-        for (Type t : Type.getArgumentTypes(mn.desc)) {
-            p.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
-            slot += t.getSize();
-        }
-        p.add(new InsnNode(Opcodes.ACONST_NULL));
-        p.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, cn.name, copy.name, copy.desc, false));
-        p.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
-        p.add(serial);
+        p.add(askThenRunCopy(cn, mn, copy, isStatic, List.of()));
         if (at == null) {
             mn.instructions.insert(p);
         } else {
@@ -258,8 +243,18 @@ final class DeferringSplit {
      * copy goes on from there with this frame's parameters and locals, so what the method did
      * before — whatever it was — is not done again.
      */
-    private static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic, int argSlots,
+    private static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
             ResumePoint resume) {
+        // after the label: it stays where the copy jumps to
+        mn.instructions.insert(resume.label(), askThenRunCopy(cn, mn, copy, isStatic, resume.passed()));
+    }
+
+    /**
+     * {@code if (FutureCall.mayDefer()) return copy(args…, null, passed…);}: the parameters from
+     * their slots, the null marker, then the passed locals.
+     */
+    private static InsnList askThenRunCopy(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
+            List<ResumePoint.Local> passed) {
         InsnList p = new InsnList();
         LabelNode serial = new LabelNode();
         p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDefer", "()Z", false));
@@ -274,13 +269,13 @@ final class DeferringSplit {
             slot += t.getSize();
         }
         p.add(new InsnNode(Opcodes.ACONST_NULL));
-        for (ResumePoint.Local x : resume.passed()) {
+        for (ResumePoint.Local x : passed) {
             p.add(new VarInsnNode(x.type().getOpcode(Opcodes.ILOAD), x.slot()));
         }
         p.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, cn.name, copy.name, copy.desc, false));
         p.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
         p.add(serial);
-        mn.instructions.insert(resume.label(), p);         // the label stays where the copy jumps to
+        return p;
     }
 
     /**

@@ -504,7 +504,8 @@ final class MethodWeaver {
         return false;
     }
 
-    private static List<LabelNode> targets(AbstractInsnNode i) {
+    /** The labels a jump or switch may go to, each once. */
+    static List<LabelNode> targets(AbstractInsnNode i) {
         if (i instanceof JumpInsnNode j) {
             return List.of(j.label);
         }

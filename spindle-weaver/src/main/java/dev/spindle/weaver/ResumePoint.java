@@ -6,12 +6,9 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
-import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
@@ -84,7 +81,7 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
         }
         int atIndex = l.indexOf(at);
         for (AbstractInsnNode i = l.getFirst(); i != at; i = i.getNext()) {
-            for (LabelNode t : targets(i)) {
+            for (LabelNode t : MethodWeaver.targets(i)) {
                 if (l.indexOf(t) > atIndex) {
                     return null;                                   // a path would skip the question
                 }
@@ -118,21 +115,6 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
             return null;
         }
         return new ResumePoint(at, new LabelNode(), passed, nulls);
-    }
-
-    private static List<LabelNode> targets(AbstractInsnNode i) {
-        if (i instanceof JumpInsnNode j) {
-            return List.of(j.label);
-        }
-        List<LabelNode> t = new ArrayList<>();
-        if (i instanceof TableSwitchInsnNode s) {
-            t.add(s.dflt);
-            t.addAll(s.labels);
-        } else if (i instanceof LookupSwitchInsnNode s) {
-            t.add(s.dflt);
-            t.addAll(s.labels);
-        }
-        return t;
     }
 
     /** Each parameter's slot holds a value of the parameter's own type (or null). */

@@ -5,9 +5,7 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 
 import java.util.ArrayDeque;
@@ -47,7 +45,7 @@ final class UnreachableCode {
         while (more) {
             while (!work.isEmpty()) {
                 int i = work.poll();
-                for (int s : successors(l.get(i), i, n, index)) {
+                for (int s : DeadCheckRemover.successors(l.get(i), i, n, index)) {
                     if (!reached.get(s)) {
                         reached.set(s);
                         work.add(s);
@@ -112,33 +110,5 @@ final class UnreachableCode {
             y = y.getNext();
         }
         return y;
-    }
-
-    private static int[] successors(AbstractInsnNode insn, int i, int n, Map<AbstractInsnNode, Integer> index) {
-        int op = insn.getOpcode();
-        if (insn instanceof JumpInsnNode j) {
-            int t = index.get(j.label);
-            return op == Opcodes.GOTO || op == Opcodes.JSR || i + 1 >= n ? new int[] {t} : new int[] {t, i + 1};
-        }
-        if (insn instanceof TableSwitchInsnNode s) {
-            int[] out = new int[s.labels.size() + 1];
-            out[0] = index.get(s.dflt);
-            for (int k = 0; k < s.labels.size(); k++) {
-                out[k + 1] = index.get(s.labels.get(k));
-            }
-            return out;
-        }
-        if (insn instanceof LookupSwitchInsnNode s) {
-            int[] out = new int[s.labels.size() + 1];
-            out[0] = index.get(s.dflt);
-            for (int k = 0; k < s.labels.size(); k++) {
-                out[k + 1] = index.get(s.labels.get(k));
-            }
-            return out;
-        }
-        if (op == Opcodes.ATHROW || op == Opcodes.RET || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || i + 1 >= n) {
-            return new int[0];
-        }
-        return new int[] {i + 1};
     }
 }
