@@ -1,0 +1,82 @@
+package dev.spindle.bench.futures;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * How much the depth at which a recursive tree walk starts changes its speed on this JVM. C2
+ * inlines a recursive call {@code MaxRecursiveInlineLevel} (default 1) times, so a compiled
+ * {@code sum} handles two tree levels per real call, and whether the last level (the leaves'
+ * null children) falls on an inlined call or on a real one depends on the parity of the depth
+ * the walk started at. The probe sums TreeSum's trees whole (depth 0), as the sum of the two
+ * subtrees of the root (depth 1), and as the sum of the four grandchildren subtrees (depth 2): the
+ * same nodes in the same order, with the same method, one and two levels lower. A baseline that
+ * starts its sequential walks one level down (fjp-tuned with a depth-1 cutoff) gets the
+ * difference for free; see docs/PERFORMANCE.md, "TreeSum and the JIT's recursive inlining". Run:
+ * {@code java -Xms4g -Xmx8g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.InliningParity [rounds]}
+ * (add {@code -XX:MaxRecursiveInlineLevel=0} or {@code =2} to see the effect vanish or change period).
+ */
+public final class InliningParity {
+    private InliningParity() {
+    }
+
+    static long sum(TreeSum.Node n) {
+        return n == null ? 0 : sum(n.left) + sum(n.right) + n.value;
+    }
+
+    private static long fromDepth0(TreeSum.Node r) {
+        return sum(r);
+    }
+
+    private static long fromDepth1(TreeSum.Node r) {
+        return sum(r.left) + sum(r.right) + r.value;
+    }
+
+    private static long fromDepth2(TreeSum.Node r) {
+        TreeSum.Node a = r.left;
+        TreeSum.Node b = r.right;
+        return sum(a.left) + sum(a.right) + sum(b.left) + sum(b.right) + a.value + b.value + r.value;
+    }
+
+    /**
+     * @param args optional: rounds per tree (default 40; the first quarter is warm-up)
+     */
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 40;
+        if (rounds < 4) {
+            throw new IllegalArgumentException("rounds must be at least 4, got " + rounds);
+        }
+        System.out.printf(Locale.ROOT, "%-10s %6s %12s %12s %12s %8s%n", "tree", "sums", "depth 0 ms", "depth 1 ms", "depth 2 ms", "0 / 1");
+        int[][] trees = {{(1 << 10) - 1, 8192}, {(1 << 20) - 1, 4}, {(1 << 24) - 1, 1}};
+        for (int[] tree : trees) {
+            TreeSum.Node root = TreeSum.build(0, tree[0]);
+            int reps = tree[1];
+            long expected = (long) tree[0] * (tree[0] - 1) / 2 * reps;
+            double[][] t = new double[3][rounds - rounds / 4];
+            for (int r = 0; r < rounds; r++) {
+                for (int d = 0; d < 3; d++) {
+                    long s = 0;
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < reps; i++) {
+                        s += d == 0 ? fromDepth0(root) : d == 1 ? fromDepth1(root) : fromDepth2(root);
+                    }
+                    long ns = System.nanoTime() - t0;
+                    if (s != expected) {
+                        throw new AssertionError("depth " + d + ": sum " + s + ", expected " + expected);
+                    }
+                    if (r >= rounds / 4) {
+                        t[d][r - rounds / 4] = ns / 1e6;
+                    }
+                }
+            }
+            double m0 = median(t[0]), m1 = median(t[1]), m2 = median(t[2]);
+            System.out.printf(Locale.ROOT, "%-10s %6d %12.2f %12.2f %12.2f %8.2f%n", tree[0] + "", reps, m0, m1, m2, m0 / m1);
+        }
+    }
+
+    private static double median(double[] a) {
+        double[] b = a.clone();
+        Arrays.sort(b);
+        return b[b.length / 2];
+    }
+}
