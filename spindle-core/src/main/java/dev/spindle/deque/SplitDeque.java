@@ -9,9 +9,10 @@ import java.util.Objects;
  * fence: a <em>split deque</em> (after Dinan et al. 2009 and Lace, van Dijk and van de Pol 2014).
  *
  * <p>Guarantees: one owner thread calls {@link #push}, {@link #pop}, {@link #popIf} and
- * {@link #share}; any number of other threads call {@link #steal}. The owner works LIFO at the
- * top; thieves take the oldest shared element (FIFO) at the base. Every pushed element is returned
- * exactly once, by {@code pop}, {@code popIf} or {@code steal}. The deque grows without bound.
+ * {@link #share}; any number of other threads call {@link #steal} (or its bounded and conditional
+ * forms {@link #stealAtOrAbove} and {@link #stealIf}). The owner works LIFO at the top; thieves
+ * take the oldest shared element (FIFO) at the base. Every pushed element is returned exactly
+ * once, by {@code pop}, {@code popIf} or one of the steals. The deque grows without bound.
  *
  * <h2>Implementation overview</h2>
  *
@@ -315,6 +316,42 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      */
     public E stealAtOrAbove(int floor) {
         return take(floor, true);
+    }
+
+    /**
+     * Any thread but the owner: removes and returns the oldest shared element if {@code test}
+     * accepts it, else returns null and leaves the deque as it was. For discarding an element
+     * nobody may run any more (a task already claimed elsewhere) that a bounded steal
+     * ({@link #stealAtOrAbove}) cannot get past.
+     *
+     * @param test decides, on the oldest shared element, whether to take it
+     * @return the element taken, or null
+     */
+    public E stealIf(java.util.function.Predicate<? super E> test) {
+        for (;;) {
+            long s = (long) STATE.getVolatile(this);
+            int len = lenOf(s);
+            if (len == 0) {
+                return null;
+            }
+            int b = baseOf(s);
+            Object[] a = (Object[]) SLOTS.getAcquire(this);
+            int i = b & (a.length - 1);
+            @SuppressWarnings("unchecked") E e = (E) a[i];
+            if (e != null) {
+                if (!test.test(e)) {
+                    if ((long) STATE.getVolatile(this) == s) {
+                        return null;                    // e was the oldest shared element: leave it
+                    }
+                    continue;                           // the deque moved: look again
+                }
+                if (STATE.compareAndSet(this, s, pack(b + 1, len - 1, tagOf(s)))) {
+                    SLOT.setRelease(a, i, null);
+                    return e;
+                }
+            }
+            Thread.onSpinWait();
+        }
     }
 
     /**

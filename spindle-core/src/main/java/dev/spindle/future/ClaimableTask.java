@@ -37,7 +37,8 @@ abstract class ClaimableTask extends Task<Object> {
     }
 
     /** True once some thread claimed the task (so it no longer offers work). */
-    final boolean isClaimed() {
+    @Override
+    protected final boolean isClaimed() {
         return claimed != 0;
     }
 }

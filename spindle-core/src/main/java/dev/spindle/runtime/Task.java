@@ -119,6 +119,26 @@ public abstract class Task<T> implements RunnableFuture<T> {
         return true;
     }
 
+    /**
+     * True if whoever takes this task from a deque would drop it: it is done, or another thread
+     * has claimed it (see {@link #isClaimed()}). Racy by nature, stable once true.
+     *
+     * @return whether the task is a dead entry
+     */
+    public final boolean isStale() {
+        return status != PENDING || isClaimed();
+    }
+
+    /**
+     * True once some thread holds the claim of {@link #tryClaim()}. The default, for tasks that
+     * only a deque hands out, is false.
+     *
+     * @return whether the task was claimed
+     */
+    protected boolean isClaimed() {
+        return false;
+    }
+
     /** Runs the body of a task the caller has already claimed with {@link #tryClaim()}. */
     protected final void runClaimed() {
         if (status == PENDING) {

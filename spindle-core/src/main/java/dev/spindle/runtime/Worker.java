@@ -437,6 +437,13 @@ public final class Worker extends Thread {
      * is still its innermost steal (checked again after the steal; if the check fails the element
      * is handed to the pool instead of being run here). The thief cooperates by putting on its
      * deque only promotions of futures created inside that task (see {@code LatentStack}'s floor).
+     * Thieves take the oldest shared element first, so an element the thief shared <em>before</em>
+     * it started the task, still at the base, would hide everything above it; if that element is
+     * dead — a promoted future its toucher has since claimed and run, which whoever takes it drops
+     * ({@link Task#isStale}) — the waiter removes it ({@link SplitDeque#stealIf}) and looks again.
+     * Without that, the thief's deque also keeps "offering work", so the thief promotes nothing
+     * more for the waiter's requests, and the waiter parked until the task ended (measured on
+     * woven Fib at two workers: most of the waiters' parked time).
      * Otherwise the waiter serves requests for its own latent futures (so others can take them),
      * asks the thief to expose work, spins, yields, and then parks — woken by the task's completion,
      * by the thief sharing work ({@link #parkedToucher}, set before a last look at the thief's deque,
@@ -474,6 +481,9 @@ public final class Worker extends Thread {
                         pool.handOff(u);      // the thief moved on: not provably part of t's computation
                     }
                     continue;
+                }
+                if (thief.deque.stealIf(Task::isStale) != null) {
+                    continue;                       // a dead entry at the base hid what lies above it
                 }
                 thief.latent.requestOne();
             }

@@ -4,7 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** {@link SplitDeque#stealAtOrAbove}: a thief takes only elements pushed at or after a floor. */
+/**
+ * {@link SplitDeque#stealAtOrAbove}: a thief takes only elements pushed at or after a floor; and
+ * {@link SplitDeque#stealIf}, which removes a dead element that such a floor cannot get past.
+ */
 class SplitDequeFloorTest {
 
     @Test
@@ -45,6 +48,24 @@ class SplitDequeFloorTest {
             assertEquals(n, e);
         }
         assertEquals(40, n, "every element at or above the floor is taken, in order, once");
+        assertNull(d.pop());
+    }
+
+    @Test
+    void stealIfTakesTheOldestSharedElementOnlyWhenTheTestAcceptsIt() {
+        SplitDeque<String> d = new SplitDeque<>(4);
+        assertNull(d.stealIf(e -> true), "empty deque");
+        d.push("dead");
+        int floor = d.topIndex();
+        d.push("live");
+        assertNull(d.stealIf(e -> true), "nothing shared yet");
+        while (d.privateSize() > 0 && d.share() > 0) {
+            // share both
+        }
+        assertNull(d.stealAtOrAbove(floor), "the dead element below the floor hides the live one");
+        assertNull(d.stealIf(e -> e.equals("live")), "the test sees only the oldest element");
+        assertEquals("dead", d.stealIf(e -> e.equals("dead")));
+        assertEquals("live", d.stealAtOrAbove(floor), "with the dead element gone the floor steal succeeds");
         assertNull(d.pop());
     }
 }

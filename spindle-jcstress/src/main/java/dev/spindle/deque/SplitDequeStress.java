@@ -241,4 +241,43 @@ public final class SplitDequeStress {
             r.r2 = (Integer.valueOf(1).equals(bounded1) || Integer.valueOf(1).equals(bounded2)) ? 1 : 0;
         }
     }
+
+    /** A conditional steal of the base element races the owner's pop of the top. */
+    @JCStressTest
+    @Description("stealIf vs owner pop: each element taken once; stealIf takes only what its test accepts, and only from the base")
+    @Outcome(id = "0, 0", expect = Expect.ACCEPTABLE, desc = "each taken once; stealIf took element 1 or nothing")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "r1: elements lost or duplicated; r2: stealIf took an element its test rejects")
+    @State
+    public static class ConditionalStealVersusPop {
+        final SplitDeque<Integer> d = new SplitDeque<>(2);
+        Integer byOwner, conditional, rejected, plain;
+
+        public ConditionalStealVersusPop() {
+            d.push(1);
+            d.push(2);
+            d.push(3);
+            while (d.privateSize() > 0 && d.share() > 0) {
+                // share all three
+            }
+        }
+
+        @Actor
+        public void owner() {
+            byOwner = d.pop();
+        }
+
+        @Actor
+        public void thief() {
+            rejected = d.stealIf(x -> x != 1);       // the base is 1 until this thread takes it
+            conditional = d.stealIf(x -> x == 1);
+            plain = d.steal();
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            int[] c = tally(d, 3, byOwner, conditional, rejected, plain);
+            r.r1 = (c[1] == 1 && c[2] == 1 && c[3] == 1) ? 0 : 1;
+            r.r2 = (rejected != null || conditional != null && conditional != 1) ? 1 : 0;
+        }
+    }
 }
