@@ -3,6 +3,7 @@ package dev.spindle.deque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * A single-owner, multi-thief work-stealing deque whose owner end needs no lock, no CAS and no
@@ -327,7 +328,7 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      * @param test decides, on the oldest shared element, whether to take it
      * @return the element taken, or null
      */
-    public E stealIf(java.util.function.Predicate<? super E> test) {
+    public E stealIf(Predicate<? super E> test) {
         for (;;) {
             long s = (long) STATE.getVolatile(this);
             int len = lenOf(s);
