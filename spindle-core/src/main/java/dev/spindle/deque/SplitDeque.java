@@ -303,7 +303,7 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      * @return the oldest shared element, or null
      */
     public E steal() {
-        return take(0, false);
+        return take(0, false, null);
     }
 
     /**
@@ -316,7 +316,7 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      * @return the oldest shared element if it is at or above {@code floor}, or null
      */
     public E stealAtOrAbove(int floor) {
-        return take(floor, true);
+        return take(floor, true, null);
     }
 
     /**
@@ -329,30 +329,7 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
      * @return the element taken, or null
      */
     public E stealIf(Predicate<? super E> test) {
-        for (;;) {
-            long s = (long) STATE.getVolatile(this);
-            int len = lenOf(s);
-            if (len == 0) {
-                return null;
-            }
-            int b = baseOf(s);
-            Object[] a = (Object[]) SLOTS.getAcquire(this);
-            int i = b & (a.length - 1);
-            @SuppressWarnings("unchecked") E e = (E) a[i];
-            if (e != null) {
-                if (!test.test(e)) {
-                    if ((long) STATE.getVolatile(this) == s) {
-                        return null;                    // e was the oldest shared element: leave it
-                    }
-                    continue;                           // the deque moved: look again
-                }
-                if (STATE.compareAndSet(this, s, pack(b + 1, len - 1, tagOf(s)))) {
-                    SLOT.setRelease(a, i, null);
-                    return e;
-                }
-            }
-            Thread.onSpinWait();
-        }
+        return take(0, false, Objects.requireNonNull(test, "test"));
     }
 
     /**
@@ -365,8 +342,13 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
         return top;
     }
 
+    /**
+     * Takes the oldest shared element: only if it is at or above {@code floor} when
+     * {@code bounded}, and only if {@code test} accepts it when a test is given (a conditional steal
+     * finding nothing shared does not ask the owner to share).
+     */
     @SuppressWarnings("unchecked")
-    private E take(int floor, boolean bounded) {
+    private E take(int floor, boolean bounded, Predicate<? super E> test) {
         for (;;) {
             long s = (long) STATE.getVolatile(this);
             int len = lenOf(s);
@@ -375,15 +357,25 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
                 return null;
             }
             if (len == 0) {
-                requestShareIfUseful(b);
+                if (test == null) {
+                    requestShareIfUseful(b);
+                }
                 return null;
             }
             Object[] a = (Object[]) SLOTS.getAcquire(this);
             int i = b & (a.length - 1);
             Object e = a[i];
-            if (e != null && STATE.compareAndSet(this, s, pack(b + 1, len - 1, tagOf(s)))) {
-                SLOT.setRelease(a, i, null);
-                return (E) e;
+            if (e != null) {
+                if (test != null && !test.test((E) e)) {
+                    if ((long) STATE.getVolatile(this) == s) {
+                        return null;                    // e was the oldest shared element: leave it
+                    }
+                    continue;                           // the deque moved: look again
+                }
+                if (STATE.compareAndSet(this, s, pack(b + 1, len - 1, tagOf(s)))) {
+                    SLOT.setRelease(a, i, null);
+                    return (E) e;
+                }
             }
             Thread.onSpinWait();
         }
