@@ -27,6 +27,11 @@ import static org.junit.jupiter.api.Assertions.*;
 class RandomFutureTreesTest {
     private static final int TREES_PER_CONFIG = Integer.getInteger("spindle.test.trees", 3000);
     private static final long SECONDS_PER_CONFIG = Long.getLong("spindle.test.treeSeconds", 20);
+    /**
+     * Added to every configuration's fixed seed ({@code -Dspindle.test.seed}, default 0): a soak
+     * run with other seeds explores other trees; a failure message names the seed to replay.
+     */
+    private static final long SEED = Long.getLong("spindle.test.seed", 0L);
 
     /** A node's deliberate failure; the sequential model predicts which id arrives. */
     static final class NodeFailure extends RuntimeException {
@@ -192,9 +197,9 @@ class RandomFutureTreesTest {
     @Test
     void randomTreesMatchSequentialEvaluation() throws Exception {
         for (int workers : new int[]{1, 2, 4}) {
-            runConfig(workers, 0x5EED0000L + workers);
+            runConfig(workers, 0x5EED0000L + workers + SEED);
         }
-        runFromNonWorker(0xC0FFEEL);
+        runFromNonWorker(0xC0FFEEL + SEED);
     }
 
     private void runConfig(int workers, long seed) throws Exception {
@@ -225,11 +230,12 @@ class RandomFutureTreesTest {
                     got = t.get(30, TimeUnit.SECONDS);
                 } catch (TimeoutException e) {
                     throw new AssertionError("hang at " + workers + " workers, spawn=" + SpawnMode.current()
-                            + ", tree " + trees + ": " + tree + "\npool: " + pool + "\n" + workerStacks(pool), e);
+                            + ", tree " + trees + " (spindle.test.seed=" + SEED + "): " + tree + "\npool: " + pool + "\n" + workerStacks(pool), e);
                 } catch (ExecutionException e) {
                     throw new AssertionError("tree " + tree + " threw", e.getCause());
                 }
-                assertEquals(expected, got, () -> "workers=" + workers + " spawn=" + SpawnMode.current() + " tree " + tree);
+                assertEquals(expected, got, () -> "workers=" + workers + " spawn=" + SpawnMode.current()
+                        + " (spindle.test.seed=" + SEED + ") tree " + tree);
             }
             counts = pool.statistics().futures();
         } finally {
@@ -260,7 +266,7 @@ class RandomFutureTreesTest {
         for (int i = 0; i < 200; i++) {
             Node tree = randomTree(r, 2 + r.nextInt(3), new int[1]);
             Object expected = outcomeOf(() -> model(tree));
-            assertEquals(expected, outcomeOf(() -> eval(tree)), () -> "from a non-worker thread, tree " + tree);
+            assertEquals(expected, outcomeOf(() -> eval(tree)), () -> "from a non-worker thread (spindle.test.seed=" + SEED + "), tree " + tree);
         }
     }
 
