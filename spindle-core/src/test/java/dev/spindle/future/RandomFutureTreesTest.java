@@ -207,7 +207,6 @@ class RandomFutureTreesTest {
         SplittableRandom r = new SplittableRandom(seed);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS_PER_CONFIG);
         int trees = 0;
-        FutureCounts counts = null;
         java.util.Queue<Throwable> unexpected = new java.util.concurrent.ConcurrentLinkedQueue<>();
         SpindlePool pool = new SpindlePool(workers);
         try {
@@ -247,10 +246,9 @@ class RandomFutureTreesTest {
         // After termination, not before: a task's result is published before its worker exposes
         // (or, under NEVER, runs) the futures the task left latent, so a snapshot taken right
         // after the last get() may still count a few of them as latent.
-        counts = pool.statistics().futures();
-        FutureCounts done = counts;
-        assertEquals(done.created(), done.inline() + done.promoted(), () -> "futures neither run nor promoted after the pool"
-                + " terminated, at " + workers + " workers, spawn=" + SpawnMode.current() + ": " + done);
+        FutureCounts counts = pool.statistics().futures();
+        assertEquals(counts.created(), counts.inline() + counts.promoted(), () -> "futures neither run nor promoted after the pool"
+                + " terminated, at " + workers + " workers, spawn=" + SpawnMode.current() + ": " + counts);
         if (!unexpected.isEmpty()) {
             AssertionError e = new AssertionError(unexpected.size() + " unexpected untouched failure(s) at " + workers
                     + " workers", unexpected.peek());
