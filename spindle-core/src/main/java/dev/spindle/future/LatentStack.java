@@ -16,15 +16,16 @@ import java.util.WeakHashMap;
  * kept as plain references in a thread-private array, newest on top.
  *
  * <h2>Implementation overview</h2>
- * {@code Spindle.future(body)} pushes the new {@link LazyFuture} here and returns; the caller's
- * continuation runs first. {@link LazyFuture#touch()} pops the future if it is still on top of the
- * toucher's own stack and runs the body inline. Both are plain loads and stores on the owner's
- * fields: no lock, CAS or fence, and nothing allocated but the handle.
+ * {@code Spindle.future(body)} pushes the body here under a number unique on this stack and returns
+ * a {@link LazyFuture} handle holding (table, number, body); the caller's continuation runs first.
+ * {@link LazyFuture#touch()} pops the body if it is still on top of its owner's stack with the
+ * handle's number and runs it inline. Both are plain loads and stores on the owner's fields: no
+ * lock, CAS or fence, and since the stack never holds the handle, escape analysis can remove it.
  *
  * <p>A latent future becomes visible to other threads only by <em>promotion</em>, which only the
- * owner performs: it wraps the future in a {@link PromotedFuture} task, stores that task into the
- * future's cell with a release store (so any thread reading the cell with acquire sees a fully
- * built task), and pushes the task on the owner's work-stealing deque (from a thread that is not a
+ * owner performs: it wraps the entry in a {@link PromotedFuture} task, records the task in the
+ * future's {@link ExposedFutures} table under its number (a concurrent map that publishes it
+ * safely), and pushes the task on the owner's work-stealing deque (from a thread that is not a
  * worker, into the pool's submission queue). Because only the owner removes entries — by pop,
  * out-of-order removal or promotion — the owner's plain accesses never race.
  *
@@ -126,7 +127,7 @@ public final class LatentStack extends LatentStackRequest {
 
     // ------------------------------------------------------------------ owner fast path
 
-    /** Owner: pushes a new latent future; services a pending request. */
+    /** Owner: pushes a woven call's record; services a pending request. */
     void push(Latent f) {
         Object[] a = slots;
         int t = top;
@@ -135,13 +136,137 @@ public final class LatentStack extends LatentStackRequest {
             t = top;
         }
         a[t] = f;
+        numbers[t] = created++;
         top = t + 1;
-        created++;
+        afterPush();
+    }
+
+    /**
+     * Owner: pushes a new future of the object API as (body, number) and returns its number;
+     * services a pending request. Nothing here holds the future's handle.
+     *
+     * @param body the body (a Supplier, a Callable, or a {@link TracedBody})
+     * @return the future's number, unique on this stack
+     */
+    long pushFuture(Object body) {
+        Object[] a = slots;
+        int t = top;
+        if (t == a.length) {
+            a = makeRoom();
+            t = top;
+        }
+        long k = created;
+        a[t] = body;
+        numbers[t] = k;
+        top = t + 1;
+        created = k + 1;
+        afterPush();
+        return k;
+    }
+
+    private void afterPush() {
         if (MODE == SpawnMode.ALWAYS) {
             promoteNewest();
         } else if ((int) REQUESTED.getOpaque(this) != NONE || worker == null) {
             serviceRequest();
         }
+    }
+
+    /**
+     * Owner: the table new futures are recorded in (a new one after each exposure, see
+     * {@link ExposedFutures}).
+     *
+     * @return the table
+     */
+    ExposedFutures currentRegion() {
+        ExposedFutures r = region;
+        if (r == null) {
+            r = newRegion();
+        }
+        return r;
+    }
+
+    private ExposedFutures newRegion() {
+        ExposedFutures r = new ExposedFutures(this, created);
+        region = r;
+        java.util.ArrayDeque<ExposedFutures> open = openRegions;
+        if (top == base) {
+            open.clear();                             // nothing latent belongs to the older ones
+        }
+        open.addLast(r);
+        return r;
+    }
+
+    /**
+     * Owner: the table of the latent future numbered {@code number}: the newest table created
+     * at or before that number. Tables older than the oldest latent entry's are dropped here.
+     */
+    private ExposedFutures regionOf(long number) {
+        java.util.ArrayDeque<ExposedFutures> open = openRegions;
+        long oldest = numbers[base];
+        for (;;) {
+            ExposedFutures first = open.pollFirst();
+            ExposedFutures next = open.peekFirst();
+            if (next == null || next.firstNumber > oldest) {
+                open.addFirst(first);
+                break;
+            }
+        }
+        java.util.Iterator<ExposedFutures> it = open.descendingIterator();
+        while (it.hasNext()) {
+            ExposedFutures r = it.next();
+            if (r.firstNumber <= number) {
+                return r;
+            }
+        }
+        throw new IllegalStateException("no table for future #" + number + " on " + this);
+    }
+
+    /** Owner: a table received an exposure; futures created from now on go to a new one. */
+    void retireRegion(ExposedFutures r) {
+        if (region == r) {
+            region = null;
+        }
+    }
+
+    /**
+     * Owner: pops future {@code number} if it is the newest entry — the touch's fast path.
+     *
+     * @return true if it was on top and is now removed
+     */
+    boolean popFuture(Object body, long number) {
+        int t = top - 1;
+        Object[] a = slots;
+        if (a[t] == body && numbers[t] == number) {   // a cleared slot (below base) never matches
+            a[t] = null;
+            top = t;
+            return true;
+        }
+        return false;
+    }
+
+    /** Owner: the entry at {@code i} as a {@link Latent}, building the view of a future's entry. */
+    private Latent entryAt(int i) {
+        Object e = slots[i];
+        return e instanceof Latent l ? l : new LatentFuture(regionOf(numbers[i]), numbers[i], e);
+    }
+
+    /** Owner: clears position {@code i}. */
+    private void clearAt(int i) {
+        slots[i] = null;
+    }
+
+    /** Owner: removes the entry at {@code i < top}, moving the newer ones down by one. */
+    private void removeAt(int i) {
+        int t = top - 1;
+        if (i != t) {
+            int n = t - i;
+            System.arraycopy(slots, i + 1, slots, i, n);
+            System.arraycopy(numbers, i + 1, numbers, i, n);
+            epoch++;
+        }
+        clearAt(t);
+        top = t;
     }
 
     /**
@@ -169,13 +294,18 @@ public final class LatentStack extends LatentStackRequest {
         floor = Math.max(1, floor - (base - 1));     // every entry moves down by base - 1
         if (base > 1 && n < a.length / 2) {
             System.arraycopy(a, base, a, 1, n);
+            System.arraycopy(numbers, base, numbers, 1, n);
             for (int i = n + 1; i < top; i++) {
-                a[i] = null;
+                clearAt(i);
             }
         } else {
-            Object[] b = new Object[a.length * 2];
+            int len = a.length * 2;
+            Object[] b = new Object[len];
+            long[] nb = new long[len];
             System.arraycopy(a, base, b, 1, n);
+            System.arraycopy(numbers, base, nb, 1, n);
             slots = a = b;
+            numbers = nb;
         }
         base = 1;
         top = n + 1;
@@ -238,25 +368,80 @@ public final class LatentStack extends LatentStackRequest {
 
     // ------------------------------------------------------------------ owner slow paths
 
-    /** Owner: removes {@code f} from anywhere in the stack. */
+    /** Owner: removes the woven call {@code f} from anywhere in the stack. */
     boolean remove(Latent f) {
         Object[] a = slots;
         for (int i = top - 1; i >= base; i--) {
             if (a[i] == f) {
-                int t = top - 1;
-                System.arraycopy(a, i + 1, a, i, t - i);
-                a[t] = null;
-                top = t;
-                if (i != t) {
-                    epoch++;
-                }
-                if (i < floor) {
-                    floor--;                          // the entries above moved down by one
-                }
+                removeOutOfOrder(i);
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Owner: removes future {@code number} from anywhere in the stack. Numbers increase from
+     * {@code base} to {@code top}, so this is a binary search: a future that is not here (run,
+     * promoted) costs a few loads, however many futures are latent.
+     */
+    boolean removeFuture(Object body, long number) {
+        long[] n = numbers;
+        int lo = base;
+        int hi = top - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long m = n[mid];
+            if (m < number) {
+                lo = mid + 1;
+            } else if (m > number) {
+                hi = mid - 1;
+            } else {
+                if (slots[mid] != body) {
+                    return false;
+                }
+                removeOutOfOrder(mid);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Owner: runs future {@code number}, just removed out of order, for its touch, marked as
+     * running so that a touch from inside its body is recognized (the handle, which would hold
+     * the marker, is not at hand here).
+     */
+    Object runOutOfOrder(long number, Object body) {
+        long[] r = running;
+        int n = runningCount;
+        if (n == r.length) {
+            running = r = java.util.Arrays.copyOf(r, n * 2);
+        }
+        r[n] = number;
+        runningCount = n + 1;
+        try {
+            return Outcome.runTouched(body);
+        } finally {
+            runningCount = n;
+        }
+    }
+
+    /** Owner: true if future {@code number} is being run by {@link #runOutOfOrder}. */
+    boolean isRunning(long number) {
+        for (int i = runningCount - 1; i >= 0; i--) {
+            if (running[i] == number) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void removeOutOfOrder(int i) {
+        removeAt(i);
+        if (i < floor) {
+            floor--;                                  // the entries above moved down by one
+        }
     }
 
     /**
@@ -318,11 +503,10 @@ public final class LatentStack extends LatentStackRequest {
      * oldest of the innermost stolen task's own futures ({@code floor}).
      */
     private void promoteAt(int i, String reason) {
-        Object[] a = slots;
-        Latent f = (Latent) a[i];
+        Latent f = entryAt(i);
         boolean outer = i < floor;
         if (i == base) {
-            a[i] = null;
+            clearAt(i);
             if (++i == top) {
                 base = top = floor = 1;               // empty: whatever comes next is the innermost task's
                 epoch++;
@@ -330,10 +514,7 @@ public final class LatentStack extends LatentStackRequest {
                 base = i;
             }
         } else {
-            int t = top - 1;
-            System.arraycopy(a, i + 1, a, i, t - i);
-            a[t] = null;
-            top = t;
+            removeAt(i);
             epoch++;
         }
         promote(f, true, reason, outer);
@@ -341,8 +522,8 @@ public final class LatentStack extends LatentStackRequest {
 
     private void promoteNewest() {
         int t = top - 1;
-        Latent f = (Latent) slots[t];
-        slots[t] = null;
+        Latent f = entryAt(t);
+        clearAt(t);
         top = t;
         promote(f, false, "spawn=always", t < floor);
     }
@@ -374,8 +555,8 @@ public final class LatentStack extends LatentStackRequest {
     private void settleInline(int from) {
         while (top > from && top > base) {
             int t = top - 1;
-            Latent f = (Latent) slots[t];
-            slots[t] = null;
+            Latent f = entryAt(t);
+            clearAt(t);
             top = t;
             f.runDetached(this);
         }
@@ -421,8 +602,8 @@ public final class LatentStack extends LatentStackRequest {
         int fl = floor;
         List<Latent> left = new ArrayList<>(top - from);
         for (int i = from; i < top; i++) {
-            left.add((Latent) slots[i]);
-            slots[i] = null;
+            left.add(entryAt(i));
+            clearAt(i);
         }
         top = from;
         for (int k = 0; k < left.size(); k++) {
@@ -488,7 +669,8 @@ public final class LatentStack extends LatentStackRequest {
         }
     }
 
-    private void requestAllHere() {
+    /** Another thread, waiting for one of this stack's futures: "expose everything". */
+    void requestAllHere() {
         REQUESTED.setVolatile(this, ALL);
         if (worker != null) {
             worker.hintRequest();
@@ -505,15 +687,6 @@ public final class LatentStack extends LatentStackRequest {
                 for (LatentStack s : EXTERNAL_STACKS) {
                     s.requestOne();
                 }
-            }
-        }
-    }
-
-    /** A thread waiting for a future latent in some other thread's stack: every owner exposes all. */
-    static void requestAll() {
-        synchronized (ALL_STACKS) {
-            for (LatentStack s : ALL_STACKS) {
-                s.requestAllHere();
             }
         }
     }

@@ -5,8 +5,22 @@ import dev.spindle.runtime.Worker;
 
 /** Field layout: the owner's fields of {@link LatentStack}, apart from the request flag thieves write. */
 abstract class LatentStackOwnerFields {
-    /** Latent futures in {@code [base, top)}; index 0 is never used, so {@code slots[top - 1]} is always in range. */
+    /**
+     * Latent entries in {@code [base, top)}; index 0 is never used, so {@code slots[top - 1]} is
+     * always in range. A future of the object API is its body; a woven call is its
+     * {@link FutureCall} record (user bodies are never {@link Latent}). Beside each, in
+     * {@link #numbers}, the number it was created with: unique on this stack and increasing from
+     * {@code base} to {@code top}, which is how a future's {@link ExposedFutures} is found.
+     */
     Object[] slots = new Object[64];
+    long[] numbers = new long[64];
+    /** Numbers of futures run out of order for their touch, innermost last (see {@link LatentStack#runOutOfOrder}). */
+    long[] running = new long[8];
+    int runningCount;
+    /** The table new futures are recorded in; null until the next future needs one. */
+    ExposedFutures region;
+    /** Tables that latent futures may belong to, oldest first (see {@link LatentStack#regionOf}). */
+    final java.util.ArrayDeque<ExposedFutures> openRegions = new java.util.ArrayDeque<>();
     int base = 1;
     int top = 1;
     /** Bumped whenever positions are reused or moved, so a region mark knows its positions are stale. */

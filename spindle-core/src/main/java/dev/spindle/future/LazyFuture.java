@@ -48,17 +48,30 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <h2>Cost</h2>
- * Creating and touching a future nobody promoted is a handful of plain loads and stores on the
- * creator's stack and the handle (16 bytes: the one field {@code cell}), plus the call of the
- * body. A thread touching a future that is latent in <em>another</em> thread's stack asks every
- * owner to expose its futures and waits until the owner does, at its next future, touch, join or
- * task end: a thread that blocks outside Spindle (a lock, a queue) while another thread needs one
- * of its untouched futures delays that thread until it returns to Spindle.
+ * The creator's stack records the future as (body, number, {@link ExposedFutures} table), never
+ * the handle; the handle holds the same three and, once known, the outcome. So creating and
+ * touching a future nobody promoted is a handful of plain loads and stores on the creator's stack,
+ * plus the call of the body, and where the handle does not escape the method that creates and
+ * touches it, C2's escape analysis removes it: such a future allocates only the caller's lambda.
+ * A future that leaves the stack without its handle (promoted, or run outside a touch) is found
+ * through the table by its number. A thread touching a future that is latent in <em>another</em>
+ * thread's stack asks that owner to expose its futures and waits until the owner does, at its
+ * next future, touch, join or task end: a thread that blocks outside Spindle (a lock, a queue)
+ * while another thread needs one of its untouched futures delays that thread until it returns to
+ * Spindle.
+ *
+ * <p>Handles are not unique: the untouched-failure handler receives a fresh handle on the failed
+ * future (see {@link UntouchedFailureHandler}).
  *
  * @param <T> result type
  */
-public class LazyFuture<T> extends Latent implements Future<T> {
+public class LazyFuture<T> implements Future<T> {
     private static final VarHandle CELL;
+    /** {@link #step}'s answers besides a final cell value. */
+    private static final Object RUN_HERE = new Object();
+    private static final Object TIMED_OUT = new Object();
+    /** The body of a report's handle: never on a stack, so such a handle never pops an entry. */
+    private static final Object NO_BODY = new Object();
 
     static {
         try {
@@ -68,16 +81,30 @@ public class LazyFuture<T> extends Latent implements Future<T> {
         }
     }
 
+    /** Where the owner records this future if it leaves the stack without this handle. */
+    private final ExposedFutures region;
+    /** The future's number on its creator's stack. */
+    private final long number;
+    /** The body (a Supplier, a Callable, or a {@link TracedBody}); {@link #NO_BODY} in a report's handle. */
+    private final Object body;
     /**
-     * The whole state. Latent: the body (a Supplier or Callable). Promoted: its
-     * {@link PromotedFuture}. Running inline: the running thread's {@link LatentStack}. Done: the
-     * result itself, or an {@link Outcome} (failure, cancellation, null, or a result that looks like
-     * one of the other states).
+     * Null: not settled through this handle (latent, promoted, or unknown). {@link Outcome#RUNNING}:
+     * the owner runs the body inline through this handle. Otherwise final: the result itself, or
+     * an {@link Outcome} (failure, cancellation, null, or a result that is an Outcome).
      */
     Object cell;
 
-    LazyFuture(Object body) {
-        this.cell = body;
+    LazyFuture(ExposedFutures region, long number, Object body) {
+        this.region = region;
+        this.number = number;
+        this.body = body;
+    }
+
+    /** A handle on a future whose outcome is known, for reports. */
+    static LazyFuture<?> view(ExposedFutures region, long number, Object outcome) {
+        LazyFuture<?> f = new LazyFuture<>(region, number, NO_BODY);
+        f.cell = outcome;
+        return f;
     }
 
     /**
@@ -88,9 +115,13 @@ public class LazyFuture<T> extends Latent implements Future<T> {
      * @return the future
      */
     static <T> LazyFuture<T> create(Object body) {
-        LazyFuture<T> f = LatentStack.TRACE ? new Traced<>(body) : new LazyFuture<>(body);
-        LatentStack.current().push(f);
-        return f;
+        if (LatentStack.TRACE) {
+            body = new TracedBody(body);
+        }
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        long k = s.pushFuture(body);
+        return new LazyFuture<>(r, k, body);
     }
 
     /**
@@ -118,77 +149,52 @@ public class LazyFuture<T> extends Latent implements Future<T> {
         return create(Objects.requireNonNull(body, "body"));
     }
 
-    void publish(Object outcome) {
-        CELL.setRelease(this, outcome);
-    }
-
     // ------------------------------------------------------------------ touch
 
     /**
      * Returns the value: runs the body here if it has not started, waits for it if it is running.
+     *
+     * <p>Everything but the handle's own fields is done by the stack and the table, which are
+     * never given the handle: a handle passed to a call C2 does not inline (a cold path is not
+     * inlined, "low call site frequency") cannot be removed by escape analysis, and the touch of
+     * a promoted future is such a path. Only {@link #touchShared()} takes the handle, and only a
+     * handle touched again or by another thread goes there; its test runs on every touch, so
+     * where no handle is shared C2's profile says "never taken" and compiles a deoptimization
+     * trap instead of the call.
      *
      * @return the value
      * @throws CancellationException if the future was cancelled
      * @throws java.util.concurrent.CompletionException wrapping a checked exception of the body
      * @throws IllegalStateException if called from inside this future's own body
      */
+    @SuppressWarnings("unchecked")
     public final T touch() {
-        LatentStack s = LatentStack.current();
-        int t = s.top - 1;
-        Object[] a = s.slots;
-        if (a[t] == this) {
-            a[t] = null;
-            s.top = t;
-            return runAtTouch(s);
+        Object c;
+        if (region.popTop(body, number)) {
+            cell = Outcome.RUNNING;
+            c = Outcome.runTouched(body);
+        } else {
+            c = region.settleAway(number, body, cell);
         }
-        return touchSlow(s);
+        if (c == null) {                               // tested on every touch: C2 sees it never taken
+            return touchShared();
+        }
+        CELL.setRelease(this, c);
+        return (T) Outcome.report(c);
     }
 
+    /** The general path: a handle touched again, from inside its body, or by another thread. */
     @SuppressWarnings("unchecked")
-    private T runAtTouch(LatentStack s) {
-        Object body = cell;
-        cell = s;
-        Object r;
-        try {
-            r = Outcome.invoke(body);
-        } catch (Throwable ex) {
-            Outcome o = Outcome.failed(ex);
-            o.observed = true;
-            CELL.setRelease(this, o);
-            throw Outcome.forTouch(ex);
-        }
-        CELL.setRelease(this, Outcome.encode(r));
-        return (T) r;
+    private T touchShared() {
+        return (T) Outcome.report(resolve(LatentStack.current(), 0L));
     }
 
-    @SuppressWarnings("unchecked")
-    private T touchSlow(LatentStack s) {
-        return (T) Outcome.report(resolve(s, 0L));
-    }
-
-    /**
-     * The owner runs a latent future outside a touch (NEVER mode, end of a region): nobody
-     * observes a failure here, so it goes to the pool's untouched-failure ledger.
-     */
-    @Override
-    void runDetached(LatentStack s) {
-        if (runHere(s) instanceof Outcome o && o.failure != null) {
-            s.pool.untouchedFailures().add(this, o);
-        }
-    }
-
-    /** Runs the body on the owner, already removed from its stack; returns the outcome stored in the cell. */
-    private Object runHere(LatentStack s) {
-        Object body = cell;
-        cell = s;
-        Object outcome;
-        try {
-            outcome = Outcome.encode(Outcome.invoke(body));
-        } catch (Throwable ex) {
-            outcome = Outcome.failed(ex);
-        }
-        CELL.setRelease(this, outcome);
-        return outcome;
+    /** Runs the body here, already removed from the stack; returns the outcome stored in the cell. */
+    private Object runHere() {
+        cell = Outcome.RUNNING;
+        Object c = Outcome.run(body);
+        CELL.setRelease(this, c);
+        return c;
     }
 
     /**
@@ -202,46 +208,77 @@ public class LazyFuture<T> extends Latent implements Future<T> {
     final Object resolve(LatentStack s, long deadline) {
         for (int round = 0; ; round++) {
             Object c = CELL.getAcquire(this);
-            if (c instanceof PromotedFuture p) {
-                if (deadline != 0L) {
-                    try {
-                        p.get(Math.max(1L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    } catch (TimeoutException e) {
-                        return null;
-                    } catch (ExecutionException | CancellationException | InterruptedException e) {
-                        if (e instanceof InterruptedException) {
-                            Thread.currentThread().interrupt();
-                            return null;
-                        }
-                    }
-                } else {
-                    p.runOrAwait();
+            if (!Outcome.isFinal(c)) {
+                c = step(region, number, body, s, c, round, deadline);
+                if (c == RUN_HERE) {
+                    return runHere();
                 }
-                continue;
-            }
-            if (c instanceof LatentStack runner) {
-                if (runner == s) {
-                    throw new IllegalStateException("future touched from inside its own body: " + this);
+                if (c == TIMED_OUT) {
+                    return null;
                 }
-            } else if (c == null) {
-                Thread.onSpinWait();          // published by a data race: the constructor's store is on its way
-                continue;
-            } else if (Outcome.isBody(c)) {
-                if (s.remove(this)) {
-                    runHere(s);                   // out of order; the caller reports the outcome
+                if (c == null) {
                     continue;
                 }
-                if ((round & 63) == 0) {
-                    LatentStack.requestAll();
-                }
-            } else {
-                return c;
+                CELL.setRelease(this, c);
+                region.forget(number);
             }
-            if (deadline != 0L && System.nanoTime() - deadline >= 0L) {
-                return null;
-            }
-            pause(s, round);
+            return c;
         }
+    }
+
+    /**
+     * One round of {@link #resolve} for a future whose handle holds no final outcome ({@code c}
+     * null or the running marker): the outcome from its exposed task, {@link #RUN_HERE} if this
+     * thread removed it from its own stack, {@link #TIMED_OUT}, or null to re-read the cell.
+     */
+    private static Object step(ExposedFutures region, long number, Object body, LatentStack s, Object c,
+            int round, long deadline) {
+        if (c == Outcome.RUNNING || region.stack == s && s.isRunning(number)) {   // only the owner runs a future inline
+            if (region.stack == s) {
+                throw new IllegalStateException("future touched from inside its own body: " + describe(region, number));
+            }
+        } else {
+            PromotedFuture p = region.get(number);
+            if (p != null) {
+                return awaitPromoted(p, deadline);
+            }
+            if (region.stack == s) {
+                if (s.removeFuture(body, number)) {
+                    return RUN_HERE;                  // out of order
+                }
+                return null;                          // settled through the handle meanwhile: re-read
+            }
+            if ((round & 63) == 0) {
+                region.stack.requestAllHere();
+            }
+        }
+        if (deadline != 0L && System.nanoTime() - deadline >= 0L) {
+            return TIMED_OUT;
+        }
+        pause(s, round);
+        return null;
+    }
+
+    static Object awaitPromoted(PromotedFuture p, long deadline) {
+        if (deadline == 0L) {
+            p.runOrAwait();
+            return p.outcome();
+        }
+        try {
+            p.get(Math.max(1L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return TIMED_OUT;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return TIMED_OUT;
+        } catch (ExecutionException | CancellationException e) {
+            // the outcome says which
+        }
+        return p.outcome();
+    }
+
+    private static String describe(ExposedFutures region, long number) {
+        return "future #" + number + " of " + region.stack;
     }
 
     /**
@@ -326,24 +363,26 @@ public class LazyFuture<T> extends Latent implements Future<T> {
     public final boolean cancel(boolean mayInterruptIfRunning) {
         LatentStack s = LatentStack.current();
         for (int round = 0; ; round++) {
-            Object c = CELL.getAcquire(this);
-            if (c instanceof PromotedFuture p) {
-                return p.cancel(mayInterruptIfRunning);
-            }
-            if (c == null) {
-                Thread.onSpinWait();
-                continue;
-            }
-            if (!Outcome.isBody(c)) {
+            if (CELL.getAcquire(this) != null) {
                 return false;                              // running or done
             }
-            if (s.remove(this)) {
-                s.cancelled++;
-                CELL.setRelease(this, Outcome.CANCELLED);
-                return true;
+            PromotedFuture p = region.get(number);
+            if (p != null) {
+                return p.cancel(mayInterruptIfRunning);
+            }
+            if (region.stack == s) {
+                if (s.removeFuture(body, number)) {
+                    s.cancelled++;
+                    CELL.setRelease(this, Outcome.CANCELLED);
+                    return true;
+                }
+                if (s.isRunning(number)) {
+                    return false;                          // its body, run out of order, cancels it
+                }
+                continue;                                  // settled meanwhile: re-read
             }
             if ((round & 63) == 0) {
-                LatentStack.requestAll();
+                region.stack.requestAllHere();
             }
             pause(s, round);
         }
@@ -351,31 +390,36 @@ public class LazyFuture<T> extends Latent implements Future<T> {
 
     @Override
     public final boolean isCancelled() {
-        return CELL.getAcquire(this) == Outcome.CANCELLED;
+        return knownCell() == Outcome.CANCELLED;
     }
 
     @Override
     public final boolean isDone() {
-        Object c = CELL.getAcquire(this);
-        return c != null && Outcome.isFinal(c);
+        return Outcome.isFinal(knownCell());
     }
 
-    @Override
-    ClaimableTask promote(LatentStack stack) {
-        PromotedFuture p = new PromotedFuture(this, cell, stack);
-        publish(p);
-        return p;
+    /** The cell, or the outcome of the exposed task if the cell holds nothing yet. */
+    private Object knownCell() {
+        Object c = CELL.getAcquire(this);
+        if (c == null) {
+            PromotedFuture p = region.get(number);
+            if (p != null) {
+                c = p.outcome();
+            }
+            if (c == null) {
+                c = CELL.getAcquire(this);             // cached by a touch that then dropped the entry
+            }
+        }
+        return c;
     }
 
     @Override
     public String toString() {
-        Object c = CELL.getAcquire(this);
+        Object c = knownCell();
         String st;
-        if (c == null || Outcome.isBody(c)) {
-            st = "latent";
-        } else if (c instanceof PromotedFuture p) {
-            st = "promoted";
-        } else if (c instanceof LatentStack) {
+        if (c == null) {
+            st = region.get(number) != null ? "promoted" : "latent";
+        } else if (c == Outcome.RUNNING) {
             st = "running";
         } else if (c == Outcome.CANCELLED) {
             st = "cancelled";
@@ -384,28 +428,6 @@ public class LazyFuture<T> extends Latent implements Future<T> {
         } else {
             st = "completed";
         }
-        return "LazyFuture@" + Integer.toHexString(System.identityHashCode(this)) + "[" + st + "]";
-    }
-
-    /** A future that remembers where it was created, for the promotion log. */
-    private static final class Traced<T> extends LazyFuture<T> {
-        private static final StackWalker WALKER = StackWalker.getInstance();
-        /** Spindle's frames between the user's call and this constructor. */
-        private static final java.util.Set<String> INTERNAL = java.util.Set.of(Traced.class.getName(),
-                LazyFuture.class.getName(), Scope.class.getName(), "dev.spindle.Spindle");
-        private final String site;
-
-        Traced(Object body) {
-            super(body);
-            this.site = WALKER.walk(frames -> frames
-                    .filter(f -> !INTERNAL.contains(f.getClassName()))
-                    .findFirst().map(StackWalker.StackFrame::toStackTraceElement).map(String::valueOf)
-                    .orElse("(unknown)"));
-        }
-
-        @Override
-        String site() {
-            return site;
-        }
+        return "LazyFuture#" + number + "[" + st + "]";
     }
 }

@@ -7,12 +7,14 @@ import java.util.function.Supplier;
 
 /**
  * How a future ended, as stored in its cell: a failure, a cancellation, a {@code null} result, or
- * a result that could be mistaken for another cell state (a body, a promoted task). Any other
+ * a result that could be mistaken for another cell state (a running marker). Any other
  * result is stored as itself, so a successful future allocates nothing here.
  */
 final class Outcome {
     static final Outcome NULL = new Outcome(null, null);
     static final Outcome CANCELLED = new Outcome(null, null);
+    /** The cell of a handle whose touch runs the body inline (always on the future's owner). */
+    static final Outcome RUNNING = new Outcome(null, null);
     private static final int MAX_TOUCH_SITES = 8;
 
     final Object value;
@@ -34,31 +36,51 @@ final class Outcome {
         if (r == null) {
             return NULL;
         }
-        if (r instanceof Supplier<?> || r instanceof Callable<?> || r instanceof Outcome
-                || r instanceof PromotedFuture || r instanceof LatentStack) {
+        if (r instanceof Outcome) {
             return new Outcome(r, null);
         }
         return r;
     }
 
-    /** True if a cell value is final. */
+    /** True if a cell value is final: not null (unknown) and not the running marker. */
     static boolean isFinal(Object c) {
-        return c instanceof Outcome || !(c instanceof PromotedFuture || c instanceof LatentStack || isBody(c));
+        return c != null && c != RUNNING;
     }
 
-    static boolean isBody(Object c) {
-        return c instanceof Supplier<?> || c instanceof Callable<?>;
+    /** Runs a body; returns the cell value of how it ended. */
+    static Object run(Object body) {
+        try {
+            return encode(invoke(body));
+        } catch (Throwable ex) {
+            return failed(ex);
+        }
+    }
+
+    /** {@link #run} for a touch, which observes a failure itself. */
+    static Object runTouched(Object body) {
+        try {
+            return encode(invoke(body));
+        } catch (Throwable ex) {
+            Outcome o = failed(ex);
+            o.observed = true;
+            return o;
+        }
     }
 
     static Object invoke(Object body) throws Exception {
-        return body instanceof Supplier<?> s ? s.get() : ((Callable<?>) body).call();
+        return body instanceof Supplier<?> s ? s.get() : invokeOther(body);
+    }
+
+    private static Object invokeOther(Object body) throws Exception {
+        return body instanceof Callable<?> c ? c.call() : invoke(((TracedBody) body).body);
     }
 
     /** A touch's view of a final cell value: the result, or the failure thrown as the issue says. */
     static Object report(Object c) {
-        if (!(c instanceof Outcome o)) {
-            return c;
-        }
+        return c instanceof Outcome o ? reportOutcome(o) : c;
+    }
+
+    private static Object reportOutcome(Outcome o) {
         if (o == CANCELLED) {
             throw new CancellationException("future was cancelled");
         }

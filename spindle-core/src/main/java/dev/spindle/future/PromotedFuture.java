@@ -3,23 +3,45 @@ package dev.spindle.future;
 import dev.spindle.runtime.Worker;
 
 /**
- * A {@link LazyFuture} its owner promoted: a task on the owner's deque (or the pool's submission
- * queue) that any worker may steal, and that any toucher may claim and run itself.
+ * A {@link LazyFuture} that left its owner's stack without its handle: promoted into a task on
+ * the owner's deque (or the pool's submission queue) that any worker may steal and any toucher
+ * may claim and run itself, or run by the owner outside a touch. Found through its
+ * {@link ExposedFutures} by the future's number.
  *
- * <p>Running starts with a claim ({@link ClaimableTask}). The body's outcome is stored into the future's cell (release) before the task completes, so a
- * thread that saw the task complete, or reads the cell with acquire, sees the final outcome.
+ * <p>Running starts with a claim ({@link ClaimableTask}). The body's outcome is stored into
+ * {@link #outcome} (release) before the task completes, so a thread that saw the task complete,
+ * or reads the outcome with acquire, sees everything the body did.
  */
 final class PromotedFuture extends ClaimableTask {
-    final LazyFuture<?> future;
+    private static final java.lang.invoke.VarHandle OUTCOME;
+
+    static {
+        try {
+            OUTCOME = java.lang.invoke.MethodHandles.lookup().findVarHandle(PromotedFuture.class, "outcome", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final ExposedFutures region;
+    final long number;
     private Object body;
     private final LatentStack promoter;
+    /** Null until the body ended or the task was cancelled; then the cell value of the outcome. */
+    private Object outcome;
     /** Set by a toucher that runs the body itself: its failure is then observed by that touch. */
     private boolean byTouch;
 
-    PromotedFuture(LazyFuture<?> future, Object body, LatentStack promoter) {
-        this.future = future;
+    PromotedFuture(ExposedFutures region, long number, Object body, LatentStack promoter) {
+        this.region = region;
+        this.number = number;
         this.body = body;
         this.promoter = promoter;
+    }
+
+    /** The outcome (a final cell value), or null while the body has not ended. */
+    Object outcome() {
+        return OUTCOME.getAcquire(this);
     }
 
     @Override
@@ -35,24 +57,24 @@ final class PromotedFuture extends ClaimableTask {
             r = Outcome.invoke(b);
         } catch (Throwable ex) {
             Outcome o = Outcome.failed(ex);
-            future.publish(o);
+            OUTCOME.setRelease(this, o);
             if (!byTouch) {
-                promoter.pool.untouchedFailures().add(future, o);
+                promoter.pool.untouchedFailures().add(this, o);
             }
             throw ex;
         }
-        future.publish(Outcome.encode(r));
+        OUTCOME.setRelease(this, Outcome.encode(r));
         return null;
     }
 
     /**
      * A toucher: runs the body here if nobody started it, otherwise waits for it — on a worker of
      * the promoting pool helping only with the body's own computation ({@link Worker#awaitFuture}),
-     * elsewhere blocking. On return the future's cell holds its final outcome.
+     * elsewhere blocking. On return {@link #outcome()} is final.
      */
     void runOrAwait() {
         if (runner == Thread.currentThread() && !isDone()) {
-            throw new IllegalStateException("future touched from inside its own body: " + future);
+            throw new IllegalStateException("future touched from inside its own body: " + describe());
         }
         if (tryClaim()) {
             byTouch = true;
@@ -66,6 +88,17 @@ final class PromotedFuture extends ClaimableTask {
         }
     }
 
+    /** Owner, outside any touch (spawn=never, the end of a task): claims and runs the body here. */
+    void runDetached() {
+        if (tryClaim()) {
+            try {
+                runClaimed();
+            } catch (Error e) {
+                // already the outcome, and in the untouched-failure ledger: as for an exception
+            }
+        }
+    }
+
     /** Cancels only if the body has not started. */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
@@ -73,7 +106,16 @@ final class PromotedFuture extends ClaimableTask {
             return false;
         }
         body = null;
-        future.publish(Outcome.CANCELLED);
+        OUTCOME.setRelease(this, Outcome.CANCELLED);
         return super.cancel(mayInterruptIfRunning);
+    }
+
+    /** A handle on this future for reports, its outcome already known. */
+    LazyFuture<?> view() {
+        return LazyFuture.view(region, number, outcome());
+    }
+
+    String describe() {
+        return "future #" + number + " of " + promoter;
     }
 }

@@ -16,7 +16,8 @@ public interface UntouchedFailureHandler {
     /**
      * Called once per failed future that was never touched.
      *
-     * @param future  the future
+     * @param future  a handle on the future: a new one, not the handle the future was created
+     *                with (handles are not kept, see {@link LazyFuture})
      * @param failure what its body threw
      */
     void untouched(LazyFuture<?> future, Throwable failure);

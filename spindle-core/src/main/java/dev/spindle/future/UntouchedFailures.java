@@ -14,7 +14,7 @@ public final class UntouchedFailures {
     private volatile UntouchedFailureHandler handler = UntouchedFailureHandler.LOG;
     private int purgeAt = 64;
 
-    private record Entry(LazyFuture<?> future, Outcome outcome) {
+    private record Entry(PromotedFuture future, Outcome outcome) {
     }
 
     /** Creates an empty ledger (one per pool). */
@@ -30,7 +30,7 @@ public final class UntouchedFailures {
         handler = Objects.requireNonNull(h, "handler");
     }
 
-    synchronized void add(LazyFuture<?> f, Outcome o) {
+    synchronized void add(PromotedFuture f, Outcome o) {
         if (entries.size() >= purgeAt) {
             entries.removeIf(e -> e.outcome.observed);
             purgeAt = Math.max(64, entries.size() * 2);
@@ -54,7 +54,7 @@ public final class UntouchedFailures {
             if (!e.outcome.observed) {
                 e.outcome.observed = true;
                 try {
-                    h.untouched(e.future, e.outcome.failure);
+                    h.untouched(e.future.view(), e.outcome.failure);
                 } catch (Throwable ex) {
                     System.getLogger("dev.spindle.future").log(System.Logger.Level.ERROR,
                             "untouched-failure handler threw", ex);

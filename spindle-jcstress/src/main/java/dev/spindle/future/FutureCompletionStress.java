@@ -17,7 +17,8 @@ import java.util.function.Supplier;
 /**
  * jcstress tests of the lazy-future completion protocol: the claim that makes a promoted body run
  * exactly once whoever races for it, the release/acquire publication of the outcome through the
- * future's cell, cancellation racing a touch, and a touch racing the owner's promotion.
+ * future's cell and its promoted task (which two touchers of one handle may each cache in the cell
+ * and drop from the future's table), cancellation racing a touch, and a touch racing the owner's promotion.
  */
 public final class FutureCompletionStress {
     private FutureCompletionStress() {
@@ -37,9 +38,11 @@ public final class FutureCompletionStress {
                 runs++;
                 return outcome();
             };
-            f = new LazyFuture<>(body);
-            p = new PromotedFuture(f, body, LatentStack.current());
-            f.publish(p);
+            LatentStack s = LatentStack.current();
+            ExposedFutures region = new ExposedFutures(s, 0L);
+            p = new PromotedFuture(region, 0L, body, s);
+            region.expose(0L, p);                          // as the owner does before pushing p
+            f = new LazyFuture<>(region, 0L, body);
         }
 
         abstract Integer outcome();
@@ -189,13 +192,11 @@ public final class FutureCompletionStress {
         @Actor
         public void owner() {
             // Created on this thread's latent stack, touched here: the body runs inline.
-            LazyFuture<Box> f = new LazyFuture<>((Supplier<Box>) () -> {
+            LazyFuture<Box> f = LazyFuture.create((Supplier<Box>) () -> {
                 Box b = new Box();
                 b.v = 42;
                 return b;
             });
-            LatentStack s = LatentStack.current();
-            s.push(f);
             shared = f;
             f.touch();
         }

@@ -88,7 +88,7 @@ public final class AllocationFloor {
      * unique to the future, not the handle; the handle holds the body, its number and (for a
      * handle that does escape) the result. The touch's fast path pops the body if it is on top
      * with the handle's number and runs it; the slow path is given the handle's fields, never the
-     * handle. A prototype of a design (ARCHITECTURE §8, "Limits"), not the runtime's.
+     * handle. The prototype of the runtime's design since 2026-11-22 (ARCHITECTURE §8, `ExposedFutures`).
      */
     static final class ScalarHandle<T> {
         private static final java.lang.invoke.VarHandle CELL;
