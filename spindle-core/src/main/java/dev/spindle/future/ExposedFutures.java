@@ -19,14 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * <h2>Lifetime</h2>
  * Nothing but the handles and the stack's entries reaches a table: the owner starts a new one
  * after each exposure ({@link LatentStack#currentRegion}), so an old table, with the tasks of
- * futures nobody ever touched, is garbage as soon as the last of its handles is. A touch that
- * took its outcome from here caches it in the handle and removes the entry ({@link #forget}).
+ * futures nobody ever touched, is garbage as soon as the last of its handles is. The owner's
+ * touch that took its outcome from here caches it in the handle and removes the entry
+ * ({@link #forget}); other threads cache it and leave the entry, on which the owner's touch relies
+ * (it reads the handle's cell plainly and may not see their store).
  *
  * <h2>Memory ordering</h2>
  * The owner puts a task before it pushes the task on a deque or hands it to a pool, and the map
- * publishes it safely. A toucher that finds neither its outcome cached in the handle nor an entry
- * here re-reads the handle: a concurrent toucher stores the outcome into the handle (release)
- * before it removes the entry (a volatile write of the map), so the re-read sees it.
+ * publishes it safely. A toucher on another thread that finds neither its outcome cached in the
+ * handle nor an entry here re-reads the handle: the owner stores the outcome into the handle
+ * (release) before it removes the entry (a volatile write of the map), so the re-read sees it.
  */
 final class ExposedFutures {
     final LatentStack stack;
@@ -40,38 +42,39 @@ final class ExposedFutures {
         this.firstNumber = firstNumber;
     }
 
-    /**
-     * The touch's fast path, any thread: if this thread owns the table's stack and the future is
-     * its newest entry, pops it.
-     */
+    /** True if the calling thread owns this table's stack. */
+    boolean ownedByCurrentThread() {
+        return stack.owner == Thread.currentThread();
+    }
+
+    /** The touch's fast path, on the owner thread: pops the future if it is the stack's newest entry. */
     boolean popTop(Object body, long number) {
-        LatentStack s = stack;
-        return s.owner == Thread.currentThread() && s.popFuture(body, number);
+        return stack.popFuture(body, number);
     }
 
     /**
-     * A touch that did not find its future on top of its own stack, with the handle's cell as it
-     * read it (plainly): the final cell value — of the future run here if it is latent deeper in
-     * this thread's stack, or of its exposed task, claimed and run here or waited for — or null
-     * for the general path (a cell already set, a future latent in another thread's stack).
+     * The owner's touch of a future that is not its stack's newest entry and whose handle holds
+     * no outcome: the final cell value of the future run here if it is latent deeper in the
+     * stack, or of its exposed task, claimed and run here or waited for.
+     *
+     * @throws IllegalStateException if the future is running here, out of order: its body touched it
      */
-    Object settleAway(long number, Object body, Object cell) {
-        if (cell != null) {
-            return null;
-        }
+    Object settleOwned(long number, Object body) {
         LatentStack s = stack;
-        if (s.owner == Thread.currentThread() && s.removeFuture(body, number)) {
+        if (s.removeFuture(body, number)) {
             return s.runOutOfOrder(number, body);
         }
         PromotedFuture p = get(number);
-        if (p == null) {
-            return null;
+        if (p != null) {
+            Object c = LazyFuture.awaitPromoted(p, 0L);
+            if (c != null) {
+                return c;
+            }
         }
-        Object c = LazyFuture.awaitPromoted(p, 0L);
-        if (c != null) {
-            forget(number);
+        if (s.isRunning(number)) {
+            throw new IllegalStateException("future touched from inside its own body: future #" + number + " of " + s);
         }
-        return c;
+        throw new IllegalStateException("future #" + number + " of " + s + " is neither latent, exposed nor settled");
     }
 
     /**
@@ -93,7 +96,7 @@ final class ExposedFutures {
         stack.retireRegion(this);
     }
 
-    /** Any thread, after caching the outcome in the handle: drops the entry. */
+    /** The owner's touch, after caching the outcome in the handle: drops the entry (other threads leave it). */
     void forget(long number) {
         ConcurrentHashMap<Long, PromotedFuture> m = byNumber;
         if (m != null) {

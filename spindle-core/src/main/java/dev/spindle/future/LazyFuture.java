@@ -158,9 +158,10 @@ public class LazyFuture<T> implements Future<T> {
      * never given the handle: a handle passed to a call C2 does not inline (a cold path is not
      * inlined, "low call site frequency") cannot be removed by escape analysis, and the touch of
      * a promoted future is such a path. Only {@link #touchShared()} takes the handle, and only a
-     * handle touched again or by another thread goes there; its test runs on every touch, so
-     * where no handle is shared C2's profile says "never taken" and compiles a deoptimization
-     * trap instead of the call.
+     * handle touched again or by a thread other than its creator goes there; its test runs on
+     * every touch, so where no handle is shared C2's profile says "never taken" and compiles a
+     * deoptimization trap instead of the call. The two other paths return separately, so that the
+     * inline path's boxed result is not merged with the other's before it is reported.
      *
      * @return the value
      * @throws CancellationException if the future was cancelled
@@ -169,17 +170,19 @@ public class LazyFuture<T> implements Future<T> {
      */
     @SuppressWarnings("unchecked")
     public final T touch() {
-        Object c;
-        if (region.popTop(body, number)) {
-            cell = Outcome.RUNNING;
-            c = Outcome.runTouched(body);
-        } else {
-            c = region.settleAway(number, body, cell);
-        }
-        if (c == null) {                               // tested on every touch: C2 sees it never taken
+        ExposedFutures r = region;
+        if (cell != null || !r.ownedByCurrentThread()) {   // tested on every touch: C2 sees it never taken
             return touchShared();
         }
+        if (r.popTop(body, number)) {
+            cell = Outcome.RUNNING;
+            Object c = Outcome.runTouched(body);
+            CELL.setRelease(this, c);
+            return (T) Outcome.report(c);
+        }
+        Object c = r.settleOwned(number, body);
         CELL.setRelease(this, c);
+        r.forget(number);
         return (T) Outcome.report(c);
     }
 
@@ -220,7 +223,9 @@ public class LazyFuture<T> implements Future<T> {
                     continue;
                 }
                 CELL.setRelease(this, c);
-                region.forget(number);
+                if (region.stack == s) {
+                    region.forget(number);            // only the owner drops entries: its touch relies on them
+                }
             }
             return c;
         }

@@ -308,6 +308,20 @@ class LazyFutureTest {
                 LazyFuture<Integer> f = Spindle.future(() -> self.get().touch());
                 self.set(f);
                 assertThrows(IllegalStateException.class, f::touch);
+                // run out of order (a newer future is on top): the running mark is on the stack
+                AtomicReference<LazyFuture<Integer>> self3 = new AtomicReference<>();
+                AtomicReference<Boolean> cancelledItself = new AtomicReference<>();
+                LazyFuture<Integer> g = Spindle.future(() -> {
+                    cancelledItself.set(self3.get().cancel(false));
+                    return self3.get().touch();
+                });
+                self3.set(g);
+                LazyFuture<Integer> newer = Spindle.future(() -> 7);
+                IllegalStateException e = assertThrows(IllegalStateException.class, g::touch);
+                assertTrue(e.getMessage().contains("its own body"), e.getMessage());
+                assertEquals(Boolean.FALSE, cancelledItself.get(), "a running future cannot be cancelled");
+                assertThrows(IllegalStateException.class, g::touch, "every later touch raises again");
+                assertEquals(7, newer.touch());
                 return null;
             });
         }
