@@ -5,8 +5,11 @@ import dev.spindle.runtime.Worker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -189,7 +192,7 @@ public final class LatentStack extends LatentStackRequest {
     private ExposedFutures newRegion() {
         ExposedFutures r = new ExposedFutures(this, created);
         region = r;
-        java.util.ArrayDeque<ExposedFutures> open = openRegions;
+        ArrayDeque<ExposedFutures> open = openRegions;
         if (top == base) {
             open.clear();                             // nothing latent belongs to the older ones
         }
@@ -202,7 +205,7 @@ public final class LatentStack extends LatentStackRequest {
      * at or before that number. Tables older than the oldest latent entry's are dropped here.
      */
     private ExposedFutures regionOf(long number) {
-        java.util.ArrayDeque<ExposedFutures> open = openRegions;
+        ArrayDeque<ExposedFutures> open = openRegions;
         long oldest = numbers[base];
         for (;;) {
             ExposedFutures first = open.pollFirst();
@@ -212,7 +215,7 @@ public final class LatentStack extends LatentStackRequest {
                 break;
             }
         }
-        java.util.Iterator<ExposedFutures> it = open.descendingIterator();
+        Iterator<ExposedFutures> it = open.descendingIterator();
         while (it.hasNext()) {
             ExposedFutures r = it.next();
             if (r.firstNumber <= number) {
@@ -360,7 +363,7 @@ public final class LatentStack extends LatentStackRequest {
             if (n >= MAX_SPARE_CALLS) {
                 return;
             }
-            spareCalls = sp = java.util.Arrays.copyOf(sp, n * 2);
+            spareCalls = sp = Arrays.copyOf(sp, n * 2);
         }
         sp[n] = c;
         spareCallCount = n + 1;
@@ -416,7 +419,7 @@ public final class LatentStack extends LatentStackRequest {
         long[] r = running;
         int n = runningCount;
         if (n == r.length) {
-            running = r = java.util.Arrays.copyOf(r, n * 2);
+            running = r = Arrays.copyOf(r, n * 2);
         }
         r[n] = number;
         runningCount = n + 1;

@@ -3,6 +3,8 @@ package dev.spindle.future;
 import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Worker;
 
+import java.util.ArrayDeque;
+
 /** Field layout: the owner's fields of {@link LatentStack}, apart from the request flag thieves write. */
 abstract class LatentStackOwnerFields {
     /**
@@ -20,7 +22,7 @@ abstract class LatentStackOwnerFields {
     /** The table new futures are recorded in; null until the next future needs one. */
     ExposedFutures region;
     /** Tables that latent futures may belong to, oldest first (see {@link LatentStack#regionOf}). */
-    final java.util.ArrayDeque<ExposedFutures> openRegions = new java.util.ArrayDeque<>();
+    final ArrayDeque<ExposedFutures> openRegions = new ArrayDeque<>();
     int base = 1;
     int top = 1;
     /** Bumped whenever positions are reused or moved, so a region mark knows its positions are stale. */

@@ -160,8 +160,7 @@ public class LazyFuture<T> implements Future<T> {
      * a promoted future is such a path. Only {@link #touchShared()} takes the handle, and only a
      * handle touched again or by a thread other than its creator goes there; its test runs on
      * every touch, so where no handle is shared C2's profile says "never taken" and compiles a
-     * deoptimization trap instead of the call. The two other paths return separately, so that the
-     * inline path's boxed result is not merged with the other's before it is reported.
+     * deoptimization trap instead of the call.
      *
      * @return the value
      * @throws CancellationException if the future was cancelled

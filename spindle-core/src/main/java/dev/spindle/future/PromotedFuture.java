@@ -2,6 +2,9 @@ package dev.spindle.future;
 
 import dev.spindle.runtime.Worker;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A {@link LazyFuture} that left its owner's stack without its handle: promoted into a task on
  * the owner's deque (or the pool's submission queue) that any worker may steal and any toucher
@@ -13,11 +16,11 @@ import dev.spindle.runtime.Worker;
  * or reads the outcome with acquire, sees everything the body did.
  */
 final class PromotedFuture extends ClaimableTask {
-    private static final java.lang.invoke.VarHandle OUTCOME;
+    private static final VarHandle OUTCOME;
 
     static {
         try {
-            OUTCOME = java.lang.invoke.MethodHandles.lookup().findVarHandle(PromotedFuture.class, "outcome", Object.class);
+            OUTCOME = MethodHandles.lookup().findVarHandle(PromotedFuture.class, "outcome", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
