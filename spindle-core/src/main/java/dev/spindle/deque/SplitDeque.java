@@ -83,6 +83,8 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
     public static final int MAX_CAPACITY = 1 << 30;
     /** Largest number of shared elements at once (12 bits of state). */
     public static final int MAX_SHARED = (1 << 12) - 1;
+    /** Pushes between two renewals of the ring ({@link #grow}): 64K. */
+    private static final int RENEW_MASK = (1 << 16) - 1;
 
     private static final int LEN_SHIFT = 32;
     private static final int TAG_SHIFT = 44;
@@ -156,7 +158,8 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
         Object[] a = slots;
         int t = top;
         int i = t & (a.length - 1);
-        if (SLOT.getAcquire(a, i) != null) {   // full, or a thief has not collected its element
+        if (SLOT.getAcquire(a, i) != null      // full, or a thief has not collected its element
+                || (t & RENEW_MASK) == 0) {   // or time to renew the ring (see grow)
             a = grow(t);
             i = t & (a.length - 1);
         }
@@ -272,6 +275,12 @@ public final class SplitDeque<E> extends SplitDequePad2<E> {
         }
     }
 
+    /**
+     * Owner: moves the live indices to a fresh ring, twice as large if at least half full. Also
+     * called every {@code RENEW_MASK + 1} pushes, so that the ring stays in G1's young generation:
+     * a store of a new task into a ring in an old region takes the post-write barrier's StoreLoad
+     * fence on every push (fine-grained fork/join after a full GC: 23–25% slower, docs/PERFORMANCE.md).
+     */
     private Object[] grow(int t) {
         Object[] old = slots;
         int oldCap = old.length;
