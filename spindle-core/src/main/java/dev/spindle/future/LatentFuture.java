@@ -17,7 +17,7 @@ final class LatentFuture extends Latent {
     }
 
     @Override
-    ClaimableTask promote(LatentStack stack) {
+    PromotedFuture promote(LatentStack stack) {
         PromotedFuture p = new PromotedFuture(region, number, body, stack);
         region.expose(number, p);
         return p;
@@ -25,9 +25,7 @@ final class LatentFuture extends Latent {
 
     @Override
     void runDetached(LatentStack stack) {
-        PromotedFuture p = new PromotedFuture(region, number, body, stack);
-        region.expose(number, p);
-        p.runDetached();
+        promote(stack).runDetached();
     }
 
     @Override

@@ -90,8 +90,6 @@ public final class LatentStack extends LatentStackRequest {
         }
     }
 
-    /** Every live stack, for the rare "expose everything" broadcast. */
-    private static final Set<LatentStack> ALL_STACKS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     /** Stacks of threads that are not workers; they promote into the default pool. */
     private static final Set<LatentStack> EXTERNAL_STACKS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private static final ThreadLocal<LatentStack> EXTERNAL = ThreadLocal.withInitial(() -> {
@@ -111,7 +109,6 @@ public final class LatentStack extends LatentStackRequest {
 
     private LatentStack(Worker worker, SpindlePool pool, Thread owner) {
         super(worker, pool, owner);
-        ALL_STACKS.add(this);
     }
 
     /**
@@ -132,28 +129,15 @@ public final class LatentStack extends LatentStackRequest {
 
     // ------------------------------------------------------------------ owner fast path
 
-    /** Owner: pushes a woven call's record; services a pending request. */
-    void push(Latent f) {
-        Object[] a = slots;
-        int t = top;
-        if (t == a.length || (created & RENEW_MASK) == 0) {
-            a = t == a.length ? makeRoom() : renewSlots();
-            t = top;
-        }
-        a[t] = f;
-        numbers[t] = created++;
-        top = t + 1;
-        afterPush();
-    }
-
     /**
-     * Owner: pushes a new future of the object API as (body, number) and returns its number;
-     * services a pending request. Nothing here holds the future's handle.
+     * Owner: pushes an entry — a future of the object API as its body (nothing here holds the
+     * future's handle), or a woven call's record — and returns its number; services a pending
+     * request.
      *
-     * @param body the body (a Supplier, a Callable, or a {@link TracedBody})
-     * @return the future's number, unique on this stack
+     * @param entry the body (a Supplier, a Callable, or a {@link TracedBody}), or a {@link FutureCall}
+     * @return the entry's number, unique on this stack
      */
-    long pushFuture(Object body) {
+    long push(Object entry) {
         Object[] a = slots;
         int t = top;
         long k = created;
@@ -161,20 +145,16 @@ public final class LatentStack extends LatentStackRequest {
             a = t == a.length ? makeRoom() : renewSlots();
             t = top;
         }
-        a[t] = body;
+        a[t] = entry;
         numbers[t] = k;
         top = t + 1;
         created = k + 1;
-        afterPush();
-        return k;
-    }
-
-    private void afterPush() {
         if (MODE == SpawnMode.ALWAYS) {
             promoteNewest();
         } else if ((int) REQUESTED.getOpaque(this) != NONE || worker == null) {
             serviceRequest();
         }
+        return k;
     }
 
     /**
@@ -256,11 +236,6 @@ public final class LatentStack extends LatentStackRequest {
         return e instanceof Latent l ? l : new LatentFuture(regionOf(numbers[i]), numbers[i], e);
     }
 
-    /** Owner: clears position {@code i}. */
-    private void clearAt(int i) {
-        slots[i] = null;
-    }
-
     /** Owner: removes the entry at {@code i < top}, moving the newer ones down by one. */
     private void removeAt(int i) {
         int t = top - 1;
@@ -270,7 +245,7 @@ public final class LatentStack extends LatentStackRequest {
             System.arraycopy(numbers, i + 1, numbers, i, n);
             epoch++;
         }
-        clearAt(t);
+        slots[t] = null;
         top = t;
     }
 
@@ -318,7 +293,7 @@ public final class LatentStack extends LatentStackRequest {
             System.arraycopy(a, base, a, 1, n);
             System.arraycopy(numbers, base, numbers, 1, n);
             for (int i = n + 1; i < top; i++) {
-                clearAt(i);
+                slots[i] = null;
             }
         } else {
             int len = a.length * 2;
@@ -528,7 +503,7 @@ public final class LatentStack extends LatentStackRequest {
         Latent f = entryAt(i);
         boolean outer = i < floor;
         if (i == base) {
-            clearAt(i);
+            slots[i] = null;
             if (++i == top) {
                 base = top = floor = 1;               // empty: whatever comes next is the innermost task's
                 epoch++;
@@ -545,7 +520,7 @@ public final class LatentStack extends LatentStackRequest {
     private void promoteNewest() {
         int t = top - 1;
         Latent f = entryAt(t);
-        clearAt(t);
+        slots[t] = null;
         top = t;
         promote(f, false, "spawn=always", t < floor);
     }
@@ -578,7 +553,7 @@ public final class LatentStack extends LatentStackRequest {
         while (top > from && top > base) {
             int t = top - 1;
             Latent f = entryAt(t);
-            clearAt(t);
+            slots[t] = null;
             top = t;
             f.runDetached(this);
         }
@@ -625,7 +600,7 @@ public final class LatentStack extends LatentStackRequest {
         List<Latent> left = new ArrayList<>(top - from);
         for (int i = from; i < top; i++) {
             left.add(entryAt(i));
-            clearAt(i);
+            slots[i] = null;
         }
         top = from;
         for (int k = 0; k < left.size(); k++) {

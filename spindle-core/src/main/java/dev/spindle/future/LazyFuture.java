@@ -120,7 +120,7 @@ public class LazyFuture<T> implements Future<T> {
         }
         LatentStack s = LatentStack.current();
         ExposedFutures r = s.currentRegion();
-        long k = s.pushFuture(body);
+        long k = s.push(body);
         return new LazyFuture<>(r, k, body);
     }
 

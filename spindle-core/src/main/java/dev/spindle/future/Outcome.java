@@ -56,7 +56,9 @@ final class Outcome {
         }
     }
 
-    /** {@link #run} for a touch, which observes a failure itself. */
+    /** {@link #run} for a touch, which observes a failure itself (written out, not over
+     * {@code run}: through {@code run} C2 kept a few more boxed results, 16.04 against 16.00 bytes
+     * per future on fib). */
     static Object runTouched(Object body) {
         try {
             return encode(invoke(body));
