@@ -8,4 +8,8 @@ abstract class SplitDequeOwnerFields<E> extends SplitDequePad0 {
     int ownerSplit;
     /** The ring of slots, a power of two long. Replaced (never modified afterwards) when it grows. */
     Object[] slots;
+    /** Pushes so far (wrapping), for the ring's periodic renewal ({@link SplitDeque#grow}). */
+    int pushes;
+    /** Pushes between two renewals, minus one: 255 at first, doubled at each renewal up to 64K - 1. */
+    int renewMask = 255;
 }

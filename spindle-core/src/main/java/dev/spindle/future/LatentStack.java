@@ -141,7 +141,7 @@ public final class LatentStack extends LatentStackRequest {
         Object[] a = slots;
         int t = top;
         long k = created;
-        if (t == a.length || (k & RENEW_MASK) == 0) {
+        if (t == a.length || (k & renewMask) == 0) {
             a = t == a.length ? makeRoom() : renewSlots();
             t = top;
         }
@@ -281,6 +281,9 @@ public final class LatentStack extends LatentStackRequest {
     private Object[] renewSlots() {
         Object[] b = Arrays.copyOf(slots, slots.length);
         slots = b;
+        if (renewMask < RENEW_MASK) {
+            renewMask = renewMask << 1 | 1;
+        }
         return b;
     }
 

@@ -37,6 +37,11 @@ abstract class LatentStackOwnerFields {
     FutureCall[] spareCalls = new FutureCall[16];
     int spareCallCount;
     long created;
+    /**
+     * Pushes between two renewals of {@link #slots}, minus one: 255 at first, doubled at each
+     * renewal up to 64K - 1 (see {@link LatentStack#renewSlots}).
+     */
+    long renewMask = 255;
     long promoted;
     long cancelled;
     long stolen;

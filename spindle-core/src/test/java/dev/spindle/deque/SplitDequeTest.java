@@ -25,6 +25,32 @@ class SplitDequeTest {
         assertNull(d.pop());
     }
 
+    /**
+     * The ring is renewed every so many pushes, counted: a deque that empties between pushes
+     * (a task that forks one child at a time and joins it) must not get a new ring at each push.
+     * Regression: the test was on the top index, which comes back to 0, and every such push
+     * allocated a ring (312 bytes per fork instead of 40).
+     */
+    @Test
+    void pushesOntoAnEmptyDequeDoNotRenewTheRingEachTime() {
+        SplitDeque<Integer> d = new SplitDeque<>();
+        Integer e = 1;
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 100_000; i++) {      // past the growing renewal period's warm-up
+            d.push(e);
+            d.pop();
+        }
+        long before = mx.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 100_000; i++) {
+            d.push(e);
+            assertSame(e, d.pop());
+        }
+        long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+        // two renewals (every 64K pushes) of a 64-slot ring; a ring per push would be ~27 MB
+        assertTrue(allocated < 64 * 1024, "100000 push/pop pairs allocated " + allocated + " bytes");
+    }
+
     @Test
     void privateElementsAreInvisibleUntilShared() {
         SplitDeque<Integer> d = new SplitDeque<>();
