@@ -2,7 +2,10 @@ package dev.spindle;
 
 import dev.spindle.forkjoin.ForkJoin;
 import dev.spindle.forkjoin.Pair;
+import dev.spindle.future.DoubleFuture;
+import dev.spindle.future.IntFuture;
 import dev.spindle.future.LazyFuture;
+import dev.spindle.future.LongFuture;
 import dev.spindle.future.Scope;
 import dev.spindle.runtime.SpindlePool;
 
@@ -10,7 +13,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -102,6 +108,40 @@ public final class Spindle {
      */
     public static <T> LazyFuture<T> future(Supplier<? extends T> body) {
         return LazyFuture.of(body);
+    }
+
+    /**
+     * {@link #future(Supplier)} for a {@code long} body: {@link LongFuture#touchLong()} returns the
+     * value unboxed, and no path of the owner's touch boxes it (see {@link LongFuture}).
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException if body is null
+     */
+    public static LongFuture futureLong(LongSupplier body) {
+        return LongFuture.of(body);
+    }
+
+    /**
+     * {@link #future(Supplier)} for an {@code int} body (see {@link IntFuture}).
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException if body is null
+     */
+    public static IntFuture futureInt(IntSupplier body) {
+        return IntFuture.of(body);
+    }
+
+    /**
+     * {@link #future(Supplier)} for a {@code double} body (see {@link DoubleFuture}).
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException if body is null
+     */
+    public static DoubleFuture futureDouble(DoubleSupplier body) {
+        return DoubleFuture.of(body);
     }
 
     /**

@@ -66,7 +66,7 @@ import java.util.function.Supplier;
  * @param <T> result type
  */
 public class LazyFuture<T> implements Future<T> {
-    private static final VarHandle CELL;
+    static final VarHandle CELL;
     /** {@link #step}'s answers besides a final cell value. */
     private static final Object RUN_HERE = new Object();
     private static final Object TIMED_OUT = new Object();
@@ -82,11 +82,14 @@ public class LazyFuture<T> implements Future<T> {
     }
 
     /** Where the owner records this future if it leaves the stack without this handle. */
-    private final ExposedFutures region;
+    final ExposedFutures region;
     /** The future's number on its creator's stack. */
-    private final long number;
-    /** The body (a Supplier, a Callable, or a {@link TracedBody}); {@link #NO_BODY} in a report's handle. */
-    private final Object body;
+    final long number;
+    /**
+     * The body (a Supplier, a Callable, a primitive supplier of a {@link LongFuture} and its
+     * siblings, or a {@link TracedBody}); {@link #NO_BODY} in a report's handle.
+     */
+    final Object body;
     /**
      * Null: not settled through this handle (latent, promoted, or unknown). {@link Outcome#RUNNING}:
      * the owner runs the body inline through this handle. Otherwise final: the result itself, or
@@ -187,7 +190,7 @@ public class LazyFuture<T> implements Future<T> {
 
     /** The general path: a handle touched again, from inside its body, or by another thread. */
     @SuppressWarnings("unchecked")
-    private T touchShared() {
+    final T touchShared() {
         return (T) Outcome.report(resolve(LatentStack.current(), 0L));
     }
 

@@ -3,6 +3,9 @@ package dev.spindle.future;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -74,7 +77,41 @@ final class Outcome {
     }
 
     private static Object invokeOther(Object body) throws Exception {
-        return body instanceof Callable<?> c ? c.call() : invoke(((TracedBody) body).body);
+        if (body instanceof Callable<?> c) {
+            return c.call();
+        }
+        if (body instanceof LongSupplier s) {
+            return s.getAsLong();
+        }
+        if (body instanceof IntSupplier s) {
+            return s.getAsInt();
+        }
+        if (body instanceof DoubleSupplier s) {
+            return s.getAsDouble();
+        }
+        return invoke(((TracedBody) body).body);
+    }
+
+    /** The body of a {@link LongFuture}, run for its owner's touch: no boxing unless traced. */
+    static long invokeLong(Object body) throws Exception {
+        return body instanceof LongSupplier s ? s.getAsLong() : (Long) invoke(body);
+    }
+
+    /** The body of an {@link IntFuture}, run for its owner's touch: no boxing unless traced. */
+    static int invokeInt(Object body) throws Exception {
+        return body instanceof IntSupplier s ? s.getAsInt() : (Integer) invoke(body);
+    }
+
+    /** The body of a {@link DoubleFuture}, run for its owner's touch: no boxing unless traced. */
+    static double invokeDouble(Object body) throws Exception {
+        return body instanceof DoubleSupplier s ? s.getAsDouble() : (Double) invoke(body);
+    }
+
+    /** The outcome of a body that threw in a touch, which observes the failure itself. */
+    static Outcome failedTouched(Throwable ex) {
+        Outcome o = failed(ex);
+        o.observed = true;
+        return o;
     }
 
     /** A touch's view of a final cell value: the result, or the failure thrown as the issue says. */

@@ -6,7 +6,10 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -117,12 +120,60 @@ public final class Scope {
         return add(body);
     }
 
+    /**
+     * Forks a future of a {@code long} supplier in this scope (see {@link LongFuture}).
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException  if body is null
+     * @throws IllegalStateException if the scope has closed
+     */
+    public LongFuture futureLong(LongSupplier body) {
+        Objects.requireNonNull(body, "body");
+        return (LongFuture) this.<Long>add(body, LONG);
+    }
+
+    /**
+     * Forks a future of an {@code int} supplier in this scope (see {@link IntFuture}).
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException  if body is null
+     * @throws IllegalStateException if the scope has closed
+     */
+    public IntFuture futureInt(IntSupplier body) {
+        Objects.requireNonNull(body, "body");
+        return (IntFuture) this.<Integer>add(body, INT);
+    }
+
+    /**
+     * Forks a future of a {@code double} supplier in this scope (see {@link DoubleFuture}).
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException  if body is null
+     * @throws IllegalStateException if the scope has closed
+     */
+    public DoubleFuture futureDouble(DoubleSupplier body) {
+        Objects.requireNonNull(body, "body");
+        return (DoubleFuture) this.<Double>add(body, DOUBLE);
+    }
+
+    private static final int OBJECT = 0;
+    private static final int LONG = 1;
+    private static final int INT = 2;
+    private static final int DOUBLE = 3;
+
     private <T> LazyFuture<T> add(Object body) {
+        return add(body, OBJECT);
+    }
+
+    private <T> LazyFuture<T> add(Object body, int kind) {
         if (Thread.currentThread() == owner) {
             if (closed) {
                 throw closedError();
             }
-            LazyFuture<T> f = LazyFuture.create(body);
+            LazyFuture<T> f = create(body, kind);
             mine.add(f);
             return f;
         }
@@ -130,10 +181,20 @@ public final class Scope {
             if (closed) {
                 throw closedError();
             }
-            LazyFuture<T> f = LazyFuture.create(body);
+            LazyFuture<T> f = create(body, kind);
             others.add(f);
             return f;
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> LazyFuture<T> create(Object body, int kind) {
+        return switch (kind) {
+            case LONG -> (LazyFuture<T>) LongFuture.create(body);
+            case INT -> (LazyFuture<T>) IntFuture.create(body);
+            case DOUBLE -> (LazyFuture<T>) DoubleFuture.create(body);
+            default -> LazyFuture.create(body);
+        };
     }
 
     private IllegalStateException closedError() {

@@ -2,7 +2,7 @@ package dev.spindle.bench.futures;
 
 import dev.spindle.Spindle;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.future.LazyFuture;
+import dev.spindle.future.DoubleFuture;
 
 import java.util.concurrent.Future;
 
@@ -84,9 +84,9 @@ public final class AdaptiveIntegration extends FutureProgram<Double, Double> {
         if (Math.abs(l + r - area) < eps) {
             return l + r;
         }
-        LazyFuture<Double> right = Spindle.future(() -> spindle(m, b, fm, fb, r, eps));
+        DoubleFuture right = Spindle.futureDouble(() -> spindle(m, b, fm, fb, r, eps));
         double left = spindle(a, m, fa, fm, l, eps);
-        return left + right.touch();
+        return left + right.touchDouble();
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.spindle.bench.futures;
 
 import dev.spindle.Spindle;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.future.LazyFuture;
+import dev.spindle.future.LongFuture;
 
 import java.util.concurrent.Future;
 
@@ -57,9 +57,9 @@ public final class FutureFib extends FutureProgram<Integer, Long> {
         if (n < 2) {
             return n;
         }
-        LazyFuture<Long> a = Spindle.future(() -> fib(n - 1));
+        LongFuture a = Spindle.futureLong(() -> fib(n - 1));
         long b = fib(n - 2);
-        return a.touch() + b;
+        return a.touchLong() + b;
     }
 
     @Override

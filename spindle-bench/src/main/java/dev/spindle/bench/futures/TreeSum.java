@@ -2,7 +2,7 @@ package dev.spindle.bench.futures;
 
 import dev.spindle.Spindle;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.future.LazyFuture;
+import dev.spindle.future.LongFuture;
 
 import java.util.concurrent.Future;
 
@@ -119,9 +119,9 @@ public final class TreeSum extends FutureProgram<TreeSum.Tree, Long> {
         if (n == null) {
             return 0;
         }
-        LazyFuture<Long> right = Spindle.future(() -> spindle(n.right));
+        LongFuture right = Spindle.futureLong(() -> spindle(n.right));
         long left = spindle(n.left);
-        return left + right.touch() + n.value;
+        return left + right.touchLong() + n.value;
     }
 
     @Override

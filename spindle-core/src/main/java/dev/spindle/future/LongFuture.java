@@ -1,0 +1,83 @@
+package dev.spindle.future;
+
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * A {@link LazyFuture} of a {@code long}, whose {@link #touchLong()} returns the value unboxed.
+ *
+ * <p>Everything {@link LazyFuture} says holds here: this is one, created by
+ * {@code Spindle.futureLong(body)}, and {@link #touch()} and {@link #get()} return the value boxed.
+ * What the primitive touch adds is that no path boxes it. With a generic future, the owner's
+ * touch returns either the body's fresh box or, for a future that was promoted, the box another
+ * thread stored; where both paths are compiled (a worker that is sometimes stolen from) C2 cannot
+ * remove the fresh box, because it merges with the other object before the caller unboxes it.
+ * Here the two paths merge as {@code long} values, so a future nobody promoted allocates only the
+ * caller's lambda at any number of workers.
+ *
+ * <pre>{@code
+ * static long sum(Node n) {
+ *     if (n == null) return 0;
+ *     LongFuture right = Spindle.futureLong(() -> sum(n.right));
+ *     long left = sum(n.left);
+ *     return left + right.touchLong() + n.value;
+ * }
+ * }</pre>
+ */
+public final class LongFuture extends LazyFuture<Long> {
+
+    private LongFuture(ExposedFutures region, long number, Object body) {
+        super(region, number, body);
+    }
+
+    /**
+     * Creates a future of a {@code long} supplier on the calling thread's latent stack.
+     *
+     * @param body the body
+     * @return the future
+     * @throws NullPointerException if body is null
+     */
+    public static LongFuture of(LongSupplier body) {
+        return create(Objects.requireNonNull(body, "body"));
+    }
+
+    static LongFuture create(Object body) {
+        if (LatentStack.TRACE) {
+            body = new TracedBody(body);
+        }
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        long k = s.push(body);
+        return new LongFuture(r, k, body);
+    }
+
+    /**
+     * Returns the value, as {@link #touch()} does, without boxing it.
+     *
+     * @return the value
+     * @throws java.util.concurrent.CancellationException if the future was cancelled
+     * @throws IllegalStateException if called from inside this future's own body
+     */
+    public final long touchLong() {
+        ExposedFutures r = region;
+        if (cell != null || !r.ownedByCurrentThread()) {   // as in touch(): C2 sees it never taken
+            return touchShared();
+        }
+        if (r.popTop(body, number)) {
+            cell = Outcome.RUNNING;
+            long v;
+            try {
+                v = Outcome.invokeLong(body);
+            } catch (Throwable ex) {
+                CELL.setRelease(this, Outcome.failedTouched(ex));
+                throw Outcome.forTouch(ex);
+            }
+            CELL.setRelease(this, (Long) v);                // removed with the handle where it does not escape
+            return v;
+        }
+        Object c = r.settleOwned(number, body);
+        CELL.setRelease(this, c);
+        r.forget(number);
+        return (Long) Outcome.report(c);
+    }
+}
