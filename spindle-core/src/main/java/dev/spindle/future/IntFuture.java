@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.function.IntSupplier;
 
 /**
- * A {@link LazyFuture} of a {@code int}, whose {@link #touchInt()} returns the value unboxed.
+ * A {@link LazyFuture} of an {@code int}, whose {@link #touchInt()} returns the value unboxed.
  *
  * <p>Everything {@link LazyFuture} says holds here: this is one, created by
  * {@code Spindle.futureInt(body)}, and {@link #touch()} and {@link #get()} return the value boxed.
@@ -22,7 +22,7 @@ public final class IntFuture extends LazyFuture<Integer> {
     }
 
     /**
-     * Creates a future of a {@code int} supplier on the calling thread's latent stack.
+     * Creates a future of an {@code int} supplier on the calling thread's latent stack.
      *
      * @param body the body
      * @return the future
