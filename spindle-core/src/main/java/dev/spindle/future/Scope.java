@@ -34,6 +34,12 @@ import java.util.function.Supplier;
  * {@link IllegalStateException}.
  */
 public final class Scope {
+    /** What {@link #add} creates: a generic future or one of the primitive ones. */
+    private static final int OBJECT = 0;
+    private static final int LONG = 1;
+    private static final int INT = 2;
+    private static final int DOUBLE = 3;
+
     private final Thread owner = Thread.currentThread();
     private final ArrayList<LazyFuture<?>> mine = new ArrayList<>();
     private final List<LazyFuture<?>> others = new ArrayList<>();
@@ -158,11 +164,6 @@ public final class Scope {
         Objects.requireNonNull(body, "body");
         return (DoubleFuture) this.<Double>add(body, DOUBLE);
     }
-
-    private static final int OBJECT = 0;
-    private static final int LONG = 1;
-    private static final int INT = 2;
-    private static final int DOUBLE = 3;
 
     private <T> LazyFuture<T> add(Object body) {
         return add(body, OBJECT);
