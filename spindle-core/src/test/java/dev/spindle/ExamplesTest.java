@@ -38,6 +38,37 @@ class ExamplesTest {
         return a.touch() + b;
     }
 
+    // README "Lazy futures" and LongFuture's Javadoc: a primitive future
+    record Node(long value, Node left, Node right) {
+    }
+
+    static long sum(Node t) {
+        if (t == null) return 0;
+        dev.spindle.future.LongFuture right = Spindle.futureLong(() -> sum(t.right));
+        return sum(t.left) + right.touchLong() + t.value;
+    }
+
+    static Node tree(long lo, long hi) {
+        if (lo >= hi) return null;
+        long mid = (lo + hi) >>> 1;
+        return new Node(mid, tree(lo, mid), tree(mid + 1, hi));
+    }
+
+    @Test
+    void readmePrimitiveFuture() {
+        Node t = tree(1, 10_001);
+        try (SpindlePool pool = new SpindlePool(2)) {
+            long r = pool.invoke(new RecursiveTask<Long>() {
+                @Override
+                protected Long compute() {
+                    return sum(t);
+                }
+            });
+            assertEquals(10_000L * 10_001L / 2, r);
+        }
+        assertEquals(10_000L * 10_001L / 2, sum(t));            // from a thread that is not a worker
+    }
+
     @Test
     void readmeLazyFutures() {
         try (SpindlePool pool = new SpindlePool(2)) {
