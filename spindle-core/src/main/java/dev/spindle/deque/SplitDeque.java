@@ -61,7 +61,8 @@ import java.util.function.Predicate;
  * null with acquire semantics: the thief cleared it with a release store after reading it, so a
  * thief that won a CAS but has not read its element yet is never overwritten — the owner grows the
  * ring instead. Growth copies only live indices {@code [base, top)}. The owner also takes that
- * path every 64K pushes with a ring that is not full, to keep the ring young (see {@link #grow}).
+ * path with a ring that is not full every so many pushes (counted; 256 at first, doubling to 64K),
+ * to keep the ring young (see {@link #grow}).
  *
  * <p>Shared length is at most {@value #MAX_SHARED} elements; sharing stops there (thieves only ever
  * want the oldest few).
