@@ -40,16 +40,20 @@ class PrimitiveFutureTest {
     /** Sum of 1/k over [lo, hi), split in halves: the same additions in the same order however it runs. */
     static double harmonic(int lo, int hi) {
         if (hi - lo <= 4) {
-            double s = 0;
-            for (int k = lo; k < hi; k++) {
-                s += 1.0 / k;
-            }
-            return s;
+            return leafHarmonic(lo, hi);
         }
         int mid = (lo + hi) >>> 1;
         DoubleFuture right = Spindle.futureDouble(() -> harmonic(mid, hi));
         double left = harmonic(lo, mid);
         return left + right.touchDouble();
+    }
+
+    static double leafHarmonic(int lo, int hi) {
+        double s = 0;
+        for (int k = lo; k < hi; k++) {
+            s += 1.0 / k;
+        }
+        return s;
     }
 
     static long seqFib(int n) {
@@ -58,11 +62,7 @@ class PrimitiveFutureTest {
 
     static double seqHarmonic(int lo, int hi) {
         if (hi - lo <= 4) {
-            double s = 0;
-            for (int k = lo; k < hi; k++) {
-                s += 1.0 / k;
-            }
-            return s;
+            return leafHarmonic(lo, hi);
         }
         int mid = (lo + hi) >>> 1;
         double left = seqHarmonic(lo, mid);
