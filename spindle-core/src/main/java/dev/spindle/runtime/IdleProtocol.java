@@ -124,20 +124,48 @@ final class IdleProtocol {
         wakeOne();
     }
 
+    /**
+     * Wakes one parked worker. A worker waking another prefers one that is not bound, while parked,
+     * to the CPU the waker runs on ({@link ParkBinding}): woken there, it would share that CPU with
+     * its waker. If every parked worker is bound there, the one it wakes is first steered to the
+     * other CPUs.
+     */
     private void wakeOne() {
         int n = pool.workerCount();
-        int start = (int) (Thread.currentThread().threadId() * 0x9E3779B9L) & 0x7fffffff;
-        for (int k = 0; k < n; k++) {
-            Worker w = pool.workerAt((start + k) % n);
-            if (w == null) {
-                continue;
+        Thread caller = Thread.currentThread();
+        boolean fromWorker = caller instanceof Worker cw && cw.pool == pool;
+        int start = (int) (caller.threadId() * 0x9E3779B9L) & 0x7fffffff;
+        int myCpu = -1;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int k = 0; k < n; k++) {
+                Worker w = pool.workerAt((start + k) % n);
+                if (w == null) {
+                    continue;
+                }
+                int s = w.parkState;
+                if (s != PARKED_IDLE && s != PARKED_JOIN) {
+                    continue;
+                }
+                int bound = fromWorker ? w.parkBinding.boundCpu() : -1;
+                if (bound >= 0 && myCpu < 0) {
+                    myCpu = ParkBinding.currentCpu();
+                }
+                boolean beside = bound >= 0 && bound == myCpu;
+                if (pass == 0 && beside) {
+                    continue;                       // first look for one that wakes elsewhere
+                }
+                if (w.casParkState(s, WOKEN)) {
+                    if (beside) {
+                        w.parkBinding.steerAwayFrom(myCpu);
+                    }
+                    CTL.getAndAdd(this, SEARCH_UNIT - PARK_UNIT);
+                    ACTIVATIONS.getAndAdd(this, 1L);
+                    LockSupport.unpark(w);
+                    return;
+                }
             }
-            int s = w.parkState;
-            if ((s == PARKED_IDLE || s == PARKED_JOIN) && w.casParkState(s, WOKEN)) {
-                CTL.getAndAdd(this, SEARCH_UNIT - PARK_UNIT);
-                ACTIVATIONS.getAndAdd(this, 1L);
-                LockSupport.unpark(w);
-                return;
+            if (myCpu < 0) {
+                return;                             // nobody was skipped: no second pass needed
             }
         }
     }
@@ -196,12 +224,16 @@ final class IdleProtocol {
         }
         if (stay) {
             w.counters.parks++;
+            boolean bound = w.parkBinding.bind(w);  // wake up on this CPU, not the waker's (ParkBinding)
             while (w.parkState == mode) {
                 if (awaited != null && awaited.isDone() || pool.isStopping() || retiring(w, awaited)) {
                     break;
                 }
                 LockSupport.park(pool);
                 Thread.interrupted();   // workers ignore interrupts; clear so park blocks again
+            }
+            if (bound) {
+                w.parkBinding.unbind(w);
             }
         }
         if (w.parkState == mode && w.casParkState(mode, RUNNING)) {

@@ -68,6 +68,8 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     private volatile int pinningEpoch;
     /** The CPUs workers are pinned among and restored to: the first pinning caller's affinity. */
     private volatile BitSet pinnableCpus;
+    /** Whether a parked worker is bound to the CPU it parked on (see {@link #setParkBinding}). */
+    private volatile boolean parkBinding;
     private final IdleProtocol idle;
     private final SubmissionQueue submissions = new SubmissionQueue();
     private final String namePrefix;
@@ -90,6 +92,8 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
      *
      * @param workers number of worker threads, 1..{@value #MAX_WORKERS}
      * @throws IllegalArgumentException if workers is outside that range
+     * @throws IllegalStateException    if {@code -Dspindle.parkBinding} is set to neither true nor
+     *                                  false (see {@link #setParkBinding})
      */
     public SpindlePool(int workers) {
         this(workers, false);
@@ -100,6 +104,7 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
             throw new IllegalArgumentException("workers must be in 1.." + MAX_WORKERS + ", was " + workers);
         }
         this.isDefault = isDefault;
+        this.parkBinding = ParkBinding.configuredDefault();
         this.namePrefix = isDefault ? "spindle-default-worker-" : "spindle-" + POOL_IDS.incrementAndGet() + "-worker-";
         this.group = Thread.currentThread().getThreadGroup();
         this.idle = new IdleProtocol(this);
@@ -494,6 +499,35 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
             pinWorkers = pinned;
             pinningEpoch++;                          // volatile: workers compare it before each task
         }
+    }
+
+    /**
+     * Binds each parked worker to the CPU it parked on until it wakes, so that a wake-up puts it
+     * back there and not on the CPU of the thread that woke it; a running worker keeps the CPU set
+     * it started with. On a virtual machine whose kernel places a woken thread on its waker's vCPU
+     * even when another is idle, this is what lets a parallel loop that follows an idle period use
+     * every worker at once (the mechanism, its cost and the measurements are in
+     * {@code ParkBinding}'s documentation and docs/PERFORMANCE.md).
+     *
+     * <p>The default comes from {@code -Dspindle.parkBinding=true|false}; unset, it is on where
+     * {@link CpuAffinity#isSupported()} and the JVM runs with {@code --enable-native-access} for
+     * Spindle (so that it never causes a restricted-method warning). Asking for it where affinity
+     * cannot be set changes nothing: workers park unbound. Pinned workers are bound anyway and
+     * ignore it.
+     *
+     * @param on true to bind parked workers, false to leave their placement to the kernel
+     */
+    public void setParkBinding(boolean on) {
+        parkBinding = on;
+    }
+
+    /**
+     * Whether parked workers are bound to the CPU they parked on (see {@link #setParkBinding}).
+     *
+     * @return the current setting
+     */
+    public boolean isParkBinding() {
+        return parkBinding;
     }
 
     /**

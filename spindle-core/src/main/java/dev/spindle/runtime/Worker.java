@@ -92,6 +92,8 @@ public final class Worker extends Thread {
     private int pinningSeen = -1;
     /** The CPU this worker is pinned to, or -1. */
     private volatile int pinnedCpu = -1;
+    /** Binds this worker to its CPU while it is parked; set when its thread starts. */
+    ParkBinding parkBinding = ParkBinding.NONE;
 
     /** Calls into the scheduler from user tasks without being inlined into them. */
     final CompilationBarrier barrier = new CompilationBarrier();
@@ -548,6 +550,7 @@ public final class Worker extends Thread {
     // ------------------------------------------------------------------ main loop
 
     private void runLoop() {
+        parkBinding = ParkBinding.ofCurrentThread();
         boolean searching = false;
         long lastEnd = 0L;                          // when the previous task ended, if none came between
         while (!pool.isStopping()) {

@@ -1,6 +1,7 @@
 package dev.spindle.topology;
 
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.BitSet;
@@ -109,6 +110,100 @@ public final class CpuAffinity {
         supported().set(cpus);
     }
 
+    /**
+     * The CPU the calling thread is running on ({@code sched_getcpu}); it may have moved by the time
+     * the caller looks at the answer.
+     *
+     * @return a CPU number
+     * @throws UnsupportedOperationException if not {@link #isSupported() supported}, with the reason
+     */
+    public static int currentCpu() {
+        return supported().currentCpu();
+    }
+
+    /**
+     * Prepares {@code cpus} as a {@link Binding}: a CPU set the calling thread can later be
+     * restricted to with one system call and no allocation.
+     *
+     * @param cpus CPU numbers, not empty
+     * @return the prepared set
+     * @throws IllegalArgumentException      if cpus is empty
+     * @throws UnsupportedOperationException if not {@link #isSupported() supported}, with the reason
+     */
+    public static Binding binding(BitSet cpus) {
+        if (cpus.isEmpty()) {
+            throw new IllegalArgumentException("empty CPU set: a thread must be allowed at least one CPU");
+        }
+        return supported().binding(cpus);
+    }
+
+    /**
+     * The calling thread's kernel thread id ({@code gettid}), which {@link Binding#applyToThread}
+     * takes.
+     *
+     * @return the thread id
+     * @throws UnsupportedOperationException if not {@link #isSupported() supported}, or if the C
+     *                                       library has no {@code gettid}, with the reason
+     */
+    public static int currentThreadId() {
+        return supported().currentThreadId();
+    }
+
+    /**
+     * A CPU set prepared once, in native memory, that a thread can be restricted to with one
+     * {@code sched_setaffinity} call, no allocation and no reflection. A worker's idle path uses
+     * these ({@code SpindlePool}'s park binding).
+     */
+    public static final class Binding {
+        private final MethodHandle apply;           // (int tid) -> int
+        private final BitSet cpus;
+
+        Binding(MethodHandle apply, BitSet cpus) {
+            this.apply = apply;
+            this.cpus = (BitSet) cpus.clone();
+        }
+
+        /**
+         * Restricts the calling thread to this set.
+         *
+         * @return true if the kernel accepted it; false if it refused (for example every CPU of
+         *         the set went offline or left the process's cpuset), the affinity then unchanged
+         */
+        public boolean applyToCurrentThread() {
+            return applyToThread(0);
+        }
+
+        /**
+         * Restricts the thread with kernel id {@code tid} ({@link #currentThreadId()}) to this set.
+         * If that thread is asleep, it will wake up on a CPU of the set.
+         *
+         * @param tid a kernel thread id of this process
+         * @return true if the kernel accepted it; false if it refused (no such thread, or no CPU
+         *         of the set allowed), the affinity then unchanged
+         */
+        public boolean applyToThread(int tid) {
+            try {
+                return (int) apply.invokeExact(tid) == 0;
+            } catch (Throwable t) {
+                throw new IllegalStateException("calling sched_setaffinity failed", t);
+            }
+        }
+
+        /**
+         * The CPUs of this set.
+         *
+         * @return a new copy
+         */
+        public BitSet cpus() {
+            return (BitSet) cpus.clone();
+        }
+
+        @Override
+        public String toString() {
+            return "CpuAffinity.Binding" + cpus;
+        }
+    }
+
     private static Native supported() {
         if (NATIVE == null) {
             throw new UnsupportedOperationException(UNSUPPORTED);
@@ -123,6 +218,11 @@ public final class CpuAffinity {
 
         private final MethodHandle getAffinity;
         private final MethodHandle setAffinity;
+        /** {@code sched_setaffinity} without errno capture, for {@link Binding}s. */
+        private final MethodHandle setAffinityPlain;
+        private final MethodHandle getCpu;
+        private final MethodHandle getTid;
+        private final Method ofAuto;
         private final Method ofConfined;
         private final Method allocate;
         private final Method close;
@@ -173,6 +273,14 @@ public final class CpuAffinity {
             getAffinity = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "sched_getaffinity"), descriptor, options);
             setAffinity = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "sched_setaffinity"), descriptor, options);
 
+            Object noOptions = Array.newInstance(optionClass, 0);
+            setAffinityPlain = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "sched_setaffinity"), descriptor, noOptions);
+            Object intOnly = descriptorClass.getMethod("of", layoutClass, Array.newInstance(layoutClass, 0).getClass())
+                    .invoke(null, javaInt, Array.newInstance(layoutClass, 0));
+            getCpu = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "sched_getcpu"), intOnly, noOptions);
+            Optional<?> tid = (Optional<?>) find.invoke(lookup, "gettid");     // glibc 2.30+; optional
+            getTid = tid.isPresent() ? (MethodHandle) downcall.invoke(linker, tid.get(), intOnly, noOptions) : null;
+            ofAuto = arenaClass.getMethod("ofAuto");
             ofConfined = arenaClass.getMethod("ofConfined");
             allocate = arenaClass.getMethod("allocate", long.class, long.class);
             close = arenaClass.getMethod("close");
@@ -199,6 +307,41 @@ public final class CpuAffinity {
                         throw new IllegalStateException("sched_getaffinity failed, errno " + errno);
                     }
                 }                                     // EINVAL: the kernel's mask is larger; retry
+            }
+        }
+
+        int currentCpu() {
+            try {
+                return (int) getCpu.invokeExact();
+            } catch (Throwable t) {
+                throw new IllegalStateException("calling sched_getcpu failed", t);
+            }
+        }
+
+        int currentThreadId() {
+            if (getTid == null) {
+                throw new UnsupportedOperationException("this C library has no gettid (glibc 2.30 or later has)");
+            }
+            try {
+                return (int) getTid.invokeExact();
+            } catch (Throwable t) {
+                throw new IllegalStateException("calling gettid failed", t);
+            }
+        }
+
+        Binding binding(BitSet cpus) {
+            long bytes = Math.max(128, ((cpus.length() + 63) / 64) * 8L);
+            try {
+                Object arena = ofAuto.invoke(null);  // freed with the last Binding that reaches it
+                Object mask = allocate.invoke(arena, bytes, 8L);
+                long[] words = cpus.toLongArray();
+                for (int i = 0; i < words.length; i++) {
+                    setLong.invoke(mask, javaLong, 8L * i, words[i]);
+                }
+                MethodHandle bound = MethodHandles.insertArguments(setAffinityPlain, 1, bytes, mask);
+                return new Binding(bound, cpus);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("preparing the CPU mask " + cpus + " failed", e);
             }
         }
 
