@@ -88,6 +88,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
+    @Option(names = "--rotate-benchmarks",
+            description = "Forks go round the benchmarks of a suite as well as the variants (fork 1 of every "
+                    + "benchmark x variant, then fork 2, ...), so that rows compared with each other, such as "
+                    + "Stress-40 ... Stress-256, see the same phases of a noisy host. Needs --forks 2 or more.")
+    boolean rotateBenchmarks;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "A system property for this run and every measuring JVM, e.g. "
                     + "spindle.bench.cutoff.Fib=20 (a baseline's threshold) or spindle.spawn=always.")
@@ -106,6 +112,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (forks < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--forks must be at least 1, was " + forks);
+        }
+        if (rotateBenchmarks && (!fork || forks < 2)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rotate-benchmarks needs forked JVMs and --forks 2 or more, was "
+                    + (fork ? "--forks " + forks : "--no-fork"));
         }
         if (warmup < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be at least 0, was " + warmup);
@@ -141,7 +151,8 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.printf("spindle bench: suites %s, size %s, workers %s, warm-up >= %d runs and >= %d ms (<= %d runs, more while the JIT compiles) + %d timed runs, %s, %d processors, %s%n",
                 String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, warmupMillis, maxWarmup, runs, jdk, report.cores(),
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
-        Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks);
+        Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks)
+                .rotateBenchmarks(rotateBenchmarks);
         for (Suite s : resolved) {
             runner.run(s);
         }

@@ -44,6 +44,8 @@ final class Runner {
     private final Report report;
     private final boolean fork;
     private final int forks;
+    /** Forks go round the benchmarks of a suite too, not only round the variants. */
+    private boolean rotateBenchmarks;
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -77,9 +79,119 @@ final class Runner {
         return n;
     }
 
+    /**
+     * Makes forks go round the benchmarks as well as the variants: fork 1 of every benchmark ×
+     * variant, then fork 2 of every one, and so on. Rows meant to be compared with each other
+     * (Stress-40 … Stress-256) then see the same minutes of a host whose speed changes by tens of
+     * percent from one phase to the next, instead of one row all in one phase and the next row in
+     * another. Only with forking and more than one fork.
+     *
+     * @param rotate true to rotate
+     * @return this runner
+     */
+    Runner rotateBenchmarks(boolean rotate) {
+        this.rotateBenchmarks = rotate;
+        return this;
+    }
+
     void run(Suite suite) throws IOException, InterruptedException {
+        if (rotateBenchmarks && fork && forks > 1) {
+            runRotated(suite);
+            return;
+        }
         for (Benchmark<?, ?> b : suite.benchmarks()) {
             runBenchmark(suite, b);
+        }
+    }
+
+    /** One benchmark's forks in a rotated run: its reference file and each variant's forks so far. */
+    private static final class Rotation<I, R> {
+        final Benchmark<I, R> benchmark;
+        final List<Variant<I, R>> variants;
+        final Path refFile;
+        final List<List<List<Measurement>>> forksOf = new ArrayList<>();
+
+        Rotation(Benchmark<I, R> benchmark, Path refFile) {
+            this.benchmark = benchmark;
+            this.variants = benchmark.variants();
+            this.refFile = refFile;
+            for (int k = 0; k < variants.size(); k++) {
+                forksOf.add(new ArrayList<>());
+            }
+        }
+    }
+
+    private void runRotated(Suite suite) throws IOException, InterruptedException {
+        List<Rotation<?, ?>> all = new ArrayList<>();
+        try {
+            for (Benchmark<?, ?> b : suite.benchmarks()) {
+                all.add(prepareRotation(b));
+            }
+            for (int f = 0; f < forks; f++) {
+                for (Rotation<?, ?> r : all) {
+                    measureCeiling(suite, r.benchmark);
+                    runForkRound(suite, r, f);
+                }
+            }
+            for (Rotation<?, ?> r : all) {
+                measureCeiling(suite, r.benchmark);
+                reportForks(r.forksOf);
+            }
+        } finally {
+            for (Rotation<?, ?> r : all) {
+                Files.deleteIfExists(r.refFile);
+            }
+        }
+    }
+
+    private <I, R> Rotation<I, R> prepareRotation(Benchmark<I, R> b) throws IOException {
+        progress.label(b.name() + ": preparing input");
+        I input = b.prepare(size);
+        List<Variant<I, R>> variants = b.variants();
+        if (variants.isEmpty() || !variants.get(0).name().equals("seq")) {
+            throw new IllegalStateException(b.name() + ": the first variant must be 'seq'");
+        }
+        return new Rotation<>(b, writeReference(b, variants, input));
+    }
+
+    private <I, R> void runForkRound(Suite suite, Rotation<I, R> r, int f) throws IOException, InterruptedException {
+        for (int k = 0; k < r.variants.size(); k++) {
+            Variant<I, R> v = r.variants.get(k);
+            if (f == 0 || !v.singleRun()) {
+                r.forksOf.get(k).add(runChild(suite, r.benchmark, v, r.refFile));
+            }
+        }
+    }
+
+    /** Computes the reference answer with the seq variant and writes it to a temporary file. */
+    private <I, R> Path writeReference(Benchmark<I, R> b, List<Variant<I, R>> variants, I input) throws IOException {
+        progress.label(b.name() + ": computing the reference answer");
+        R ref;
+        try (Variant.Instance<I, R> seq = variants.get(0).open(1)) {
+            ref = seq.run(b.fresh(input));
+        }
+        Path refFile = Files.createTempFile("spindle-ref-", ".bin");
+        try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(refFile))) {
+            out.writeObject(ref);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(refFile);
+            throw e;
+        }
+        return refFile;
+    }
+
+    /** Merges each variant's forks, worker count by worker count, into the report. */
+    private void reportForks(List<List<List<Measurement>>> forksOf) {
+        for (List<List<Measurement>> perFork : forksOf) {
+            for (int i = 0; i < perFork.get(0).size(); i++) {
+                List<Measurement> same = new ArrayList<>();
+                for (List<Measurement> ms : perFork) {
+                    if (i < ms.size()) {
+                        same.add(ms.get(i));
+                    }
+                }
+                report.add(Measurement.merge(same));
+            }
         }
     }
 
@@ -99,17 +211,8 @@ final class Runner {
             measureCeiling(suite, b);
             return;
         }
-        progress.label(b.name() + ": computing the reference answer");
-        R ref;
-        try (Variant.Instance<I, R> seq = variants.get(0).open(1)) {
-            ref = seq.run(b.fresh(input));
-        }
-        Path refFile = Files.createTempFile("spindle-ref-", ".bin");
+        Path refFile = writeReference(b, variants, input);
         try {
-            try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(refFile))) {
-                out.writeObject(ref);
-            }
-            ref = null;
             // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by
             // variant: on a shared host, a slow minute then slows one fork of every variant
             // instead of every fork of one variant, and the ratios of one run stay comparable.
@@ -127,17 +230,7 @@ final class Runner {
                 }
             }
             measureCeiling(suite, b);
-            for (List<List<Measurement>> perFork : forksOf) {
-                for (int i = 0; i < perFork.get(0).size(); i++) {
-                    List<Measurement> same = new ArrayList<>();
-                    for (List<Measurement> ms : perFork) {
-                        if (i < ms.size()) {
-                            same.add(ms.get(i));
-                        }
-                    }
-                    report.add(Measurement.merge(same));
-                }
-            }
+            reportForks(forksOf);
         } finally {
             Files.deleteIfExists(refFile);
         }

@@ -86,6 +86,28 @@ class BenchCommandTest {
     }
 
     @Test
+    void rotatedForksGoRoundTheBenchmarks(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "2", "--runs", "1",
+                "--warmup", "0", "--warmup-time", "0", "--forks", "2", "--rotate-benchmarks", "--bench", "Stress-40,Stress-64",
+                "--variant", "spindle-auto", "--out", out.toString(), "--no-progress");
+        assertEquals(0, code, "runner failed:\n" + err);
+        String json = Files.readString(out.resolve("results.json"));
+        // 2 programs x (seq + auto at 2 workers), each pooled over both forks
+        assertEquals(4, count(json, "\"verified\": true"));
+        assertEquals(4, count(json, "\"forks\": 2"));
+        // Each fork's measurement ends with "<benchmark> <variant> P=<p> median ..." on standard error:
+        // with rotation the benchmarks alternate (40, 64, 40, 64); without, each one's forks come together.
+        java.util.List<String> order = new java.util.ArrayList<>();
+        for (String line : err.toString().split("\n")) {
+            if (line.matches("Stress-\\d+\\s+spindle-auto\\s+P=2\\s+median.*")) {
+                order.add(line.substring(0, line.indexOf(' ')));
+            }
+        }
+        assertEquals(java.util.List.of("Stress-40", "Stress-64", "Stress-40", "Stress-64"), order, "fork order:\n" + err);
+    }
+
+    @Test
     void smallDirectiveSuiteRunsTheWovenAndTheUnwovenClass(@TempDir Path out) throws Exception {
         assertTrue(java.util.Arrays.stream(dev.spindle.bench.futures.DirectiveFib.class.getDeclaredMethods())
                 .anyMatch(m -> m.isSynthetic() && m.getName().startsWith("spindle$")),
@@ -117,6 +139,10 @@ class BenchCommandTest {
         assertRejected("--max-warmup must be at least --warmup (3), was 2", "--suite", "fj", "--warmup", "3", "--max-warmup", "2");
         assertRejected("--warmup-time must be between 0 and 3600000 ms, was -1", "--suite", "fj", "--warmup-time", "-1");
         assertRejected("was 9223372036854775807", "--suite", "fj", "--warmup-time", "9223372036854775807");
+        assertRejected("--rotate-benchmarks needs forked JVMs and --forks 2 or more, was --forks 1", "--suite", "fj",
+                "--rotate-benchmarks", "--forks", "1");
+        assertRejected("--rotate-benchmarks needs forked JVMs and --forks 2 or more, was --no-fork", "--suite", "fj",
+                "--rotate-benchmarks", "--no-fork");
     }
 
     /** Runs {@code bench} with {@code options}; requires exit code 2 and {@code message} on standard error. */
