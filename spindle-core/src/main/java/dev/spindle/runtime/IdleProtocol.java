@@ -26,7 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * propagates as long as work keeps being found, as in Go's scheduler).</li>
  * <li><b>Parking.</b> A worker that found nothing after spinning sets its {@code parkState}, adds
  * itself to the parked count (a CAS), then re-scans every deque's shared region and the submission
- * queue (volatile reads) and parks only if that re-scan finds nothing.</li>
+ * queue (volatile reads) and parks only if that re-scan finds nothing. While it sleeps it is bound
+ * to the CPU it parked on, so that it wakes there and not on its waker's CPU ({@link ParkBinding};
+ * affinity only, after the re-scan, so nothing below depends on it).</li>
  * </ul>
  *
  * <h2>Why no wake-up is lost</h2>

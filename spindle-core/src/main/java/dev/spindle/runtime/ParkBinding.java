@@ -15,8 +15,8 @@ import java.util.BitSet;
  * CPU only if it believes that one idle. In a virtual machine whose halted vCPUs the guest kernel
  * sees as preempted (this project's 2-vCPU Firecracker/KVM guest), it believes no CPU idle: a worker
  * parked for 20 ms and woken by a busy thread landed on the waker's vCPU in 22 of 30 wake-ups, with
- * the other vCPU idle, and stayed there for the next 2 ms (docs/PERFORMANCE.md, "A parked worker
- * is woken onto its waker's vCPU"). The worker that shared a parallel loop's members and the worker
+ * the other vCPU idle, and stayed there for the next 2 ms (docs/PERFORMANCE.md, loops suite, "Park
+ * binding"). The worker that shared a parallel loop's members and the worker
  * woken to take them then time-share one vCPU, and the loop runs at one-worker speed. A thread
  * whose affinity allows one CPU is placed on that CPU: bound while it sleeps, the worker wakes where
  * it last ran.
@@ -42,7 +42,9 @@ import java.util.BitSet;
  * <p>Pinned workers ({@link SpindlePool#setWorkerPinning}) are bound already
  * and skip both. A failed bind leaves the worker as it was; a failed restore (the CPU set it
  * started with is no longer allowed: the process's cpuset changed) falls back to every CPU the
- * kernel allows, logs a WARNING and turns park binding off for the pool.
+ * kernel allows, logs a WARNING and turns park binding off for the pool. A task that changes its
+ * worker's affinity itself has it reset to the starting set at the worker's next park (use
+ * {@link SpindlePool#setWorkerPinning} to place workers, or turn park binding off).
  *
  * <h2>When it is on</h2>
  * {@code -Dspindle.parkBinding=true|false} sets it for every pool; {@link SpindlePool#setParkBinding}
