@@ -23,9 +23,17 @@ import java.lang.invoke.VarHandle;
  * <ul>
  * <li>static blocks: member {@code k} runs block {@code k}; static chunks: chunks {@code k,
  *     k + team, …} — no shared writes at all;</li>
- * <li>dynamic and guided: members claim chunks from {@code next} with a CAS each (the claims
- *     are what these schedules are; a CAS rather than getAndAdd so that {@code next} never
- *     passes {@code n} and cannot overflow);</li>
+ * <li>dynamic: the chunks are cut into one contiguous share per member, each with its own claim
+ *     counter on its own cache line; a member claims its own share's chunks one atomic add at a
+ *     time, then the other shares' in turn (OpenMP 5's default, nonmonotonic dynamic: which
+ *     member runs which chunk is not promised, only that a free member gets one). A member thus
+ *     works on the same part of the data loop after loop and the claims of two members do not
+ *     touch one line until one of them has run out — the shared-counter version, where the
+ *     members' chunks interleave, ran Stress ~25% slower than static in some host phases
+ *     (docs/PERFORMANCE.md, "Park binding"). A counter passes its share's end by at most one add
+ *     per member, so it cannot overflow;</li>
+ * <li>guided: members claim chunks from {@code next} with a CAS each (a chunk's size depends on
+ *     what remains, and {@code next} never passes {@code n});</li>
  * <li>auto: the caller alone starts on the whole range, runs it in steps of at most a grain
  *     (n / (16 × team)) and, between steps, splits off the upper half of what remains as a
  *     {@link RangeSplit} task whenever another worker wants work ({@link Worker#isWorkWanted()}:
@@ -38,14 +46,18 @@ import java.lang.invoke.VarHandle;
  *     shared finely. Split-off halves split again the same way wherever they run; each joins its
  *     splits newest first, running any that nobody took itself.</li>
  * </ul>
- * Allocation per loop: this descriptor, plus one small task per member (static, dynamic,
- * guided) or per split (auto); nothing per chunk or iteration. Memory ordering: the fields a
+ * Allocation per loop: this descriptor (for dynamic, with its claim counters: 64 bytes per
+ * member), plus one small task per member (static, dynamic, guided) or per split (auto); nothing
+ * per chunk or iteration. Memory ordering: the fields a
  * participant reads are final or were written before the task that carries it was pushed (the
  * deque's share publishes them); completion is observed through the members' joins, which give
  * happens-before from every iteration to the caller's return.
  */
 abstract class ParallelLoop {
     private static final VarHandle NEXT;
+    private static final VarHandle CLAIMS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Longs between two members' claim counters: one 64-byte line each. */
+    private static final int CLAIM_STRIDE = 8;
 
     static {
         try {
@@ -62,6 +74,11 @@ abstract class ParallelLoop {
     final long chunk;
     final LoopFailure failure = new LoopFailure();
     @SuppressWarnings("unused") private volatile long next;
+    /**
+     * Dynamic only: member {@code k}'s next unclaimed chunk index at {@code claims[k × CLAIM_STRIDE]},
+     * starting at the first chunk of its share; null for the other schedules.
+     */
+    private final long[] claims;
 
     ParallelLoop(long n, Schedule schedule, int team) {
         this(n, schedule, team, schedule.kind() == Schedule.Kind.AUTO ? autoGrain(n, team) : schedule.chunk());
@@ -73,6 +90,20 @@ abstract class ParallelLoop {
         this.schedule = schedule;
         this.team = team;
         this.chunk = chunk;
+        if (schedule.kind() == Schedule.Kind.DYNAMIC) {
+            long chunks = (n - 1) / chunk + 1;
+            claims = new long[team * CLAIM_STRIDE];
+            for (int k = 0; k < team; k++) {
+                claims[k * CLAIM_STRIDE] = shareStart(k, chunks);
+            }
+        } else {
+            claims = null;
+        }
+    }
+
+    /** The first chunk of member {@code k}'s share of {@code chunks} (blocks, the first ones one larger). */
+    private long shareStart(int k, long chunks) {
+        return k * (chunks / team) + Math.min(k, chunks % team);
     }
 
     /**
@@ -169,15 +200,32 @@ abstract class ParallelLoop {
                         shareIfWanted(owner);
                     }
                 }
-                case DYNAMIC, GUIDED -> {
-                    boolean guided = schedule.kind() == Schedule.Kind.GUIDED;
+                case DYNAMIC -> {
+                    // Own share first, then the others' in turn, one chunk per atomic add. A
+                    // counter passes its share's end by at most one add per member.
+                    long chunks = (n - 1) / chunk + 1;
+                    for (int i = 0; i < team && !failure.stopped; i++) {
+                        int j = k + i < team ? k + i : k + i - team;
+                        long end = j + 1 == team ? chunks : shareStart(j + 1, chunks);
+                        while (!failure.stopped) {
+                            long c = (long) CLAIMS.getAndAdd(claims, j * CLAIM_STRIDE, 1L);
+                            if (c >= end) {
+                                break;
+                            }
+                            long lo = c * chunk;
+                            runChunk(lo, n - lo <= chunk ? n : lo + chunk);
+                            shareIfWanted(owner);
+                        }
+                    }
+                }
+                case GUIDED -> {
                     while (!failure.stopped) {
                         long lo = (long) NEXT.getVolatile(this);
                         if (lo >= n) {
                             return;
                         }
                         long rem = n - lo;
-                        long size = guided ? Math.max(chunk, rem / (2L * team)) : chunk;
+                        long size = Math.max(chunk, rem / (2L * team));
                         long hi = rem <= size ? n : lo + size;
                         if (NEXT.compareAndSet(this, lo, hi)) {
                             runChunk(lo, hi);

@@ -68,7 +68,10 @@ public final class Schedule {
     }
 
     /**
-     * Chunks of {@code chunk} iterations claimed by whichever member is free.
+     * Chunks of {@code chunk} iterations claimed by whichever member is free. Each member starts
+     * with the chunks of its own contiguous share of the range and then claims from the others'
+     * shares, so the order in which chunks are handed out is not the iteration order (OpenMP 5's
+     * default nonmonotonic dynamic); a reduction's result does not depend on it.
      *
      * @param chunk iterations per chunk, at least 1
      * @return the schedule
