@@ -65,9 +65,9 @@ class ParkBindingTest {
         try (SpindlePool pool = new SpindlePool(1)) {
             pool.setParkBinding(false);
             assertFalse(pool.isParkBinding());
+            long parks = pool.statistics().workers().get(0).parks();     // before the task: it may park right after
             pool.submit(() -> 1).get(30, TimeUnit.SECONDS);
             Worker w = pool.workerAt(0);
-            long parks = pool.statistics().workers().get(0).parks();
             for (int i = 0; w.parkState != IdleProtocol.PARKED_IDLE || pool.statistics().workers().get(0).parks() == parks; i++) {
                 assertTrue(i < 30_000, "worker 0 did not park within 30 s: " + pool);
                 Thread.sleep(1);           // polling the worker's state, not standing in for synchronization
@@ -83,9 +83,9 @@ class ParkBindingTest {
         try (SpindlePool pool = new SpindlePool(1)) {
             pool.setParkBinding(true);
             pool.setWorkerPinning(true);
+            long parks = pool.statistics().workers().get(0).parks();     // before the task: it may park right after
             int pinned = pool.submit(() -> ((Worker) Thread.currentThread()).pinnedCpu()).get(30, TimeUnit.SECONDS);
             Worker w = pool.workerAt(0);
-            long parks = pool.statistics().workers().get(0).parks();
             for (int i = 0; w.parkState != IdleProtocol.PARKED_IDLE || pool.statistics().workers().get(0).parks() == parks; i++) {
                 assertTrue(i < 30_000, "worker 0 did not park within 30 s: " + pool);
                 Thread.sleep(1);
