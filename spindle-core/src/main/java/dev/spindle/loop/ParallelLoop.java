@@ -23,7 +23,8 @@ import java.lang.invoke.VarHandle;
  * <ul>
  * <li>static blocks: member {@code k} runs block {@code k}; static chunks: chunks {@code k,
  *     k + team, …} — no shared writes at all;</li>
- * <li>dynamic: the chunks are cut into one contiguous share per member, each with its own claim
+ * <li>dynamic: the chunks are cut into one contiguous share per member (at most 64 shares; with
+ *     more members, member {@code k} starts in share {@code k % 64}), each with its own claim
  *     counter on its own cache line; a member claims its own share's chunks one atomic add at a
  *     time, then the other shares' in turn (OpenMP 5's default, nonmonotonic dynamic: which
  *     member runs which chunk is not promised, only that a free member gets one). A member thus
@@ -31,7 +32,8 @@ import java.lang.invoke.VarHandle;
  *     touch one line until one of them has run out — the shared-counter version, where the
  *     members' chunks interleave, ran Stress ~25% slower than static in some host phases
  *     (docs/PERFORMANCE.md, "Park binding"). A counter passes its share's end by at most one add
- *     per member, so it cannot overflow;</li>
+ *     per member, so it cannot overflow (where that could pass {@code Long.MAX_VALUE}, the claim is a
+ *     CAS that stops at the end);</li>
  * <li>guided: members claim chunks from {@code next} with a CAS each (a chunk's size depends on
  *     what remains, and {@code next} never passes {@code n});</li>
  * <li>auto: the caller alone starts on the whole range, runs it in steps of at most a grain
@@ -47,7 +49,7 @@ import java.lang.invoke.VarHandle;
  *     splits newest first, running any that nobody took itself.</li>
  * </ul>
  * Allocation per loop: this descriptor (for dynamic, with its claim counters: 64 bytes per
- * member), plus one small task per member (static, dynamic, guided) or per split (auto); nothing
+ * share, at most 4 KB), plus one small task per member (static, dynamic, guided) or per split (auto); nothing
  * per chunk or iteration. Memory ordering: the fields a
  * participant reads are final or were written before the task that carries it was pushed (the
  * deque's share publishes them); completion is observed through the members' joins, which give
@@ -56,8 +58,10 @@ import java.lang.invoke.VarHandle;
 abstract class ParallelLoop {
     private static final VarHandle NEXT;
     private static final VarHandle CLAIMS = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Longs between two members' claim counters: one 64-byte line each. */
+    /** Longs between two shares' claim counters: one 64-byte line each. */
     private static final int CLAIM_STRIDE = 8;
+    /** At most this many dynamic shares (members beyond it start in share {@code k % MAX_SHARES}). */
+    private static final int MAX_SHARES = 64;
 
     static {
         try {
@@ -75,10 +79,12 @@ abstract class ParallelLoop {
     final LoopFailure failure = new LoopFailure();
     @SuppressWarnings("unused") private volatile long next;
     /**
-     * Dynamic only: member {@code k}'s next unclaimed chunk index at {@code claims[k × CLAIM_STRIDE]},
-     * starting at the first chunk of its share; null for the other schedules.
+     * Dynamic only: share {@code j}'s next unclaimed chunk index at {@code claims[j × CLAIM_STRIDE]},
+     * starting at the share's first chunk; null for the other schedules.
      */
     private final long[] claims;
+    /** Dynamic only: how many shares the chunks are cut into, min(team, chunks, MAX_SHARES). */
+    private final int shares;
 
     ParallelLoop(long n, Schedule schedule, int team) {
         this(n, schedule, team, schedule.kind() == Schedule.Kind.AUTO ? autoGrain(n, team) : schedule.chunk());
@@ -92,18 +98,39 @@ abstract class ParallelLoop {
         this.chunk = chunk;
         if (schedule.kind() == Schedule.Kind.DYNAMIC) {
             long chunks = (n - 1) / chunk + 1;
-            claims = new long[team * CLAIM_STRIDE];
-            for (int k = 0; k < team; k++) {
-                claims[k * CLAIM_STRIDE] = shareStart(k, chunks);
+            shares = (int) Math.min(Math.min(team, MAX_SHARES), chunks);
+            claims = new long[shares * CLAIM_STRIDE];
+            for (int j = 0; j < shares; j++) {
+                claims[j * CLAIM_STRIDE] = shareStart(j, chunks);
             }
         } else {
+            shares = 0;
             claims = null;
         }
     }
 
-    /** The first chunk of member {@code k}'s share of {@code chunks} (blocks, the first ones one larger). */
-    private long shareStart(int k, long chunks) {
-        return k * (chunks / team) + Math.min(k, chunks % team);
+    /**
+     * Claims the next chunk of dynamic share {@code j}: its index, or a value {@code >= end} once
+     * the share is used up. One atomic add; a CAS that never passes {@code end} only where one
+     * add per member past the end could overflow (a share ending within {@code team} of
+     * {@code Long.MAX_VALUE}).
+     */
+    private long claim(int j, long end) {
+        int at = j * CLAIM_STRIDE;
+        if (end <= Long.MAX_VALUE - team) {
+            return (long) CLAIMS.getAndAdd(claims, at, 1L);
+        }
+        for (;;) {
+            long c = (long) CLAIMS.getVolatile(claims, at);
+            if (c >= end || CLAIMS.compareAndSet(claims, at, c, c + 1)) {
+                return c;
+            }
+        }
+    }
+
+    /** The first chunk of share {@code j} of {@code chunks} (blocks, the first ones one larger). */
+    private long shareStart(int j, long chunks) {
+        return j * (chunks / shares) + Math.min(j, chunks % shares);
     }
 
     /**
@@ -204,11 +231,12 @@ abstract class ParallelLoop {
                     // Own share first, then the others' in turn, one chunk per atomic add. A
                     // counter passes its share's end by at most one add per member.
                     long chunks = (n - 1) / chunk + 1;
-                    for (int i = 0; i < team && !failure.stopped; i++) {
-                        int j = k + i < team ? k + i : k + i - team;
-                        long end = j + 1 == team ? chunks : shareStart(j + 1, chunks);
+                    int own = k % shares;
+                    for (int i = 0; i < shares && !failure.stopped; i++) {
+                        int j = own + i < shares ? own + i : own + i - shares;
+                        long end = j + 1 == shares ? chunks : shareStart(j + 1, chunks);
                         while (!failure.stopped) {
-                            long c = (long) CLAIMS.getAndAdd(claims, j * CLAIM_STRIDE, 1L);
+                            long c = claim(j, end);
                             if (c >= end) {
                                 break;
                             }

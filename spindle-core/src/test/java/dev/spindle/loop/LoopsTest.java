@@ -79,6 +79,31 @@ class LoopsTest {
         }
     }
 
+    @Test
+    void dynamicWithMoreMembersThanSharesRunsEveryIndexOnceAndReducesInOrder() throws Exception {
+        // 80 workers: more members than dynamic's 64 shares, so some start in a share another
+        // member owns; chunks of 1 and 7 over ranges smaller and larger than the team.
+        try (SpindlePool pool = new SpindlePool(80)) {
+            for (int n : new int[]{1, 50, 79, 80, 81, 500, 20_000}) {
+                for (int chunk : new int[]{1, 7}) {
+                    Schedule s = Schedule.dynamic(chunk);
+                    AtomicIntegerArray seen = new AtomicIntegerArray(n);
+                    onWorker(pool, () -> {
+                        Loops.parallelFor(0, n, s, i -> seen.incrementAndGet(i));
+                        return null;
+                    });
+                    assertOnce(seen, n, () -> s + " over [0, " + n + ") at 80 workers");
+                    String digits = onWorker(pool, () -> Loops.reduce(0, n, s, "", i -> Integer.toString(i % 10), String::concat));
+                    StringBuilder expected = new StringBuilder();
+                    for (int i = 0; i < n; i++) {
+                        expected.append(i % 10);
+                    }
+                    assertEquals(expected.toString(), digits, "a non-commutative reduction must combine in iteration order: " + s + ", n=" + n);
+                }
+            }
+        }
+    }
+
     private static void assertOnce(AtomicIntegerArray seen, int n, Supplier<String> what) {
         for (int i = 0; i < n; i++) {
             if (seen.get(i) != 1) {
