@@ -4,9 +4,7 @@ import dev.spindle.topology.CpuAffinity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 
@@ -152,23 +150,9 @@ class ParkBindingTest {
     private static BitSet kernelsView(int tid) throws Exception {
         assertTrue(tid > 0, "the worker's thread id is unknown");
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/task/" + tid + "/status"))) {
-                if (line.startsWith("Cpus_allowed_list:")) {
-                    BitSet s = new BitSet();
-                    for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
-                        int dash = part.indexOf('-');
-                        if (dash < 0) {
-                            s.set(Integer.parseInt(part));
-                        } else {
-                            s.set(Integer.parseInt(part.substring(0, dash)), Integer.parseInt(part.substring(dash + 1)) + 1);
-                        }
-                    }
-                    return s;
-                }
-            }
+            return KernelAffinity.ofThread(tid);
         } catch (NoSuchFileException e) {
-            fail("no thread " + tid + " in this process");
+            return fail("no thread " + tid + " in this process");
         }
-        return fail("no Cpus_allowed_list for thread " + tid);
     }
 }

@@ -5,8 +5,6 @@ import dev.spindle.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -120,21 +118,6 @@ class WorkerPinningTest {
     }
 
     private static BitSet kernelsView() throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
-            if (line.startsWith("Cpus_allowed_list:")) {
-                String list = line.substring(line.indexOf(':') + 1).trim();
-                BitSet s = new BitSet();
-                for (String part : list.split(",")) {
-                    int dash = part.indexOf('-');
-                    if (dash < 0) {
-                        s.set(Integer.parseInt(part));
-                    } else {
-                        s.set(Integer.parseInt(part.substring(0, dash)), Integer.parseInt(part.substring(dash + 1)) + 1);
-                    }
-                }
-                return s;
-            }
-        }
-        return new BitSet();
+        return KernelAffinity.ofCurrentThread();
     }
 }

@@ -104,14 +104,14 @@ final class Runner {
         }
     }
 
-    /** One benchmark's forks in a rotated run: its reference file and each variant's forks so far. */
-    private static final class Rotation<I, R> {
+    /** One benchmark's forks: its reference file and each variant's forks so far. */
+    private static final class BenchmarkForks<I, R> {
         final Benchmark<I, R> benchmark;
         final List<Variant<I, R>> variants;
         final Path refFile;
         final List<List<List<Measurement>>> forksOf = new ArrayList<>();
 
-        Rotation(Benchmark<I, R> benchmark, Path refFile) {
+        BenchmarkForks(Benchmark<I, R> benchmark, Path refFile) {
             this.benchmark = benchmark;
             this.variants = benchmark.variants();
             this.refFile = refFile;
@@ -122,39 +122,39 @@ final class Runner {
     }
 
     private void runRotated(Suite suite) throws IOException, InterruptedException {
-        List<Rotation<?, ?>> all = new ArrayList<>();
+        List<BenchmarkForks<?, ?>> all = new ArrayList<>();
         try {
             for (Benchmark<?, ?> b : suite.benchmarks()) {
-                all.add(prepareRotation(b));
+                all.add(prepareForks(b));
             }
             for (int f = 0; f < forks; f++) {
-                for (Rotation<?, ?> r : all) {
+                for (BenchmarkForks<?, ?> r : all) {
                     measureCeiling(suite, r.benchmark);
                     runForkRound(suite, r, f);
                 }
             }
-            for (Rotation<?, ?> r : all) {
+            for (BenchmarkForks<?, ?> r : all) {
                 measureCeiling(suite, r.benchmark);
                 reportForks(r.forksOf);
             }
         } finally {
-            for (Rotation<?, ?> r : all) {
+            for (BenchmarkForks<?, ?> r : all) {
                 Files.deleteIfExists(r.refFile);
             }
         }
     }
 
-    private <I, R> Rotation<I, R> prepareRotation(Benchmark<I, R> b) throws IOException {
+    private <I, R> BenchmarkForks<I, R> prepareForks(Benchmark<I, R> b) throws IOException {
         progress.label(b.name() + ": preparing input");
         I input = b.prepare(size);
         List<Variant<I, R>> variants = b.variants();
         if (variants.isEmpty() || !variants.get(0).name().equals("seq")) {
             throw new IllegalStateException(b.name() + ": the first variant must be 'seq'");
         }
-        return new Rotation<>(b, writeReference(b, variants, input));
+        return new BenchmarkForks<>(b, writeReference(b, variants, input));
     }
 
-    private <I, R> void runForkRound(Suite suite, Rotation<I, R> r, int f) throws IOException, InterruptedException {
+    private <I, R> void runForkRound(Suite suite, BenchmarkForks<I, R> r, int f) throws IOException, InterruptedException {
         for (int k = 0; k < r.variants.size(); k++) {
             Variant<I, R> v = r.variants.get(k);
             if (f == 0 || !v.singleRun()) {
@@ -211,28 +211,19 @@ final class Runner {
             measureCeiling(suite, b);
             return;
         }
-        Path refFile = writeReference(b, variants, input);
+        // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by variant:
+        // on a shared host, a slow minute then slows one fork of every variant instead of every
+        // fork of one variant, and the ratios of one run stay comparable.
+        BenchmarkForks<I, R> r = new BenchmarkForks<>(b, writeReference(b, variants, input));
         try {
-            // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by
-            // variant: on a shared host, a slow minute then slows one fork of every variant
-            // instead of every fork of one variant, and the ratios of one run stay comparable.
-            List<List<List<Measurement>>> forksOf = new ArrayList<>();
-            for (int k = 0; k < variants.size(); k++) {
-                forksOf.add(new ArrayList<>());
-            }
             for (int f = 0; f < forks; f++) {
                 measureCeiling(suite, b);
-                for (int k = 0; k < variants.size(); k++) {
-                    Variant<I, R> v = variants.get(k);
-                    if (f == 0 || !v.singleRun()) {
-                        forksOf.get(k).add(runChild(suite, b, v, refFile));
-                    }
-                }
+                runForkRound(suite, r, f);
             }
             measureCeiling(suite, b);
-            reportForks(forksOf);
+            reportForks(r.forksOf);
         } finally {
-            Files.deleteIfExists(refFile);
+            Files.deleteIfExists(r.refFile);
         }
     }
 
