@@ -137,10 +137,17 @@ class ConformanceTest {
                             .filter(t -> t instanceof Worker w && w.pool() == pool && w != me)
                             .map(Worker.class::cast).findFirst().orElseThrow(() -> new AssertionError("no other worker"));
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    // Parked idle: it asked this worker for work on its way, and asks no more.
-                    while (other.getState() != Thread.State.WAITING || LockSupport.getBlocker(other) != pool) {
+                    // Parked idle: it asked this worker for work on its way, and asks no more. Parked
+                    // for the pool as well as for the JVM: a wake-up from this worker's own start
+                    // (it was the last searcher when it found this task) moves the other worker to
+                    // "searching" in the pool's count before the unpark reaches the thread — then the
+                    // thread still looks WAITING, the deferral sees nobody parked, and the other worker,
+                    // finding nothing, parks again while this one blocks on the latch below.
+                    while (other.getState() != Thread.State.WAITING || LockSupport.getBlocker(other) != pool
+                            || !pool.hasParkedWorkers()) {
                         if (System.nanoTime() - deadline > 0) {
-                            throw new AssertionError(other.getName() + " did not park within 10 s: " + other.getState());
+                            throw new AssertionError(other.getName() + " did not park within 10 s: " + other.getState()
+                                    + ", pool counts a parked worker: " + pool.hasParkedWorkers());
                         }
                         Thread.onSpinWait();
                     }
