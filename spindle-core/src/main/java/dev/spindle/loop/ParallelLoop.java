@@ -1,6 +1,7 @@
 package dev.spindle.loop;
 
 import dev.spindle.runtime.Task;
+import dev.spindle.runtime.WorkDescriptor;
 import dev.spindle.runtime.Worker;
 
 import java.lang.invoke.MethodHandles;
@@ -14,12 +15,15 @@ import java.lang.invoke.VarHandle;
  *
  * <h2>Implementation overview</h2>
  * The caller must be a worker ({@link Loops} moves a call from any other thread onto one). For
- * static, dynamic and guided schedules it pushes {@code team - 1} {@link LoopMember} tasks on its
- * own deque — visible to thieves only if someone is hungry, as with a fork — participates as
- * member 0, and then takes back (and runs itself) every member nobody took, or joins it. So with
- * every worker busy, a loop costs its own iterations plus a few pushes and pops; nothing waits
- * for a worker that is not there. While its members are still private, the caller runs its own
- * share in pieces and shares them as soon as a worker becomes hungry (see {@link #participate}).
+ * static, dynamic and guided schedules the descriptor is a {@link WorkDescriptor}: the caller
+ * offers it in its worker's slot — private, like a fork, until someone is hungry — runs member 0,
+ * then claims the members nobody took, and waits for the ones helpers claimed (one atomic add per
+ * claim and per finish on this object; no task per member, no deque, no per-member join). So with
+ * every worker busy, a loop costs its own iterations plus a few plain writes; nothing waits for a
+ * worker that is not there. While the descriptor is private, the caller runs its share in pieces
+ * and opens it as soon as a worker becomes hungry (see {@link #participate}). A loop started
+ * inside a member its caller runs itself finds the slot taken and pushes its members as
+ * {@link LoopMember} tasks on the deque instead, with the same sharing between pieces.
  * <ul>
  * <li>static blocks: member {@code k} runs block {@code k}; static chunks: chunks {@code k,
  *     k + team, …} — no shared writes at all;</li>
@@ -49,13 +53,13 @@ import java.lang.invoke.VarHandle;
  *     splits newest first, running any that nobody took itself.</li>
  * </ul>
  * Allocation per loop: this descriptor (for dynamic, with its claim counters: 64 bytes per
- * share, at most 4 KB), plus one small task per member (static, dynamic, guided) or per split (auto); nothing
- * per chunk or iteration. Memory ordering: the fields a
- * participant reads are final or were written before the task that carries it was pushed (the
- * deque's share publishes them); completion is observed through the members' joins, which give
- * happens-before from every iteration to the caller's return.
+ * share, at most 4 KB), plus its completion task once it is opened (static, dynamic, guided) or
+ * one small task per split (auto); nothing per chunk or iteration. Memory ordering: the fields a
+ * participant reads are final or were written before the descriptor was opened (or the task that
+ * carries it was pushed); completion is observed through the descriptor's finish count or the
+ * splits' joins, which give happens-before from every iteration to the caller's return.
  */
-abstract class ParallelLoop {
+abstract class ParallelLoop extends WorkDescriptor {
     private static final VarHandle NEXT;
     private static final VarHandle CLAIMS = MethodHandles.arrayElementVarHandle(long[].class);
     /** Longs between two shares' claim counters: one 64-byte line each. */
@@ -151,23 +155,41 @@ abstract class ParallelLoop {
             runAuto(w, 0L, n, null);
         } else {
             int members = (int) Math.min(team, chunksFor(schedule.kind()));
-            LoopMember head = null;
-            for (int k = members - 1; k >= 1; k--) {
-                LoopMember m = new LoopMember(this, k, head);
-                w.pushForOthers(m, false);
-                head = m;
-            }
-            participate(0, w);
-            // member 1 was pushed last: the chain runs newest first, as tryUnfork needs
-            for (LoopMember m = head; m != null; m = m.next) {
-                if (w.tryUnfork(m)) {
-                    participate(m.member, null);
-                } else {
-                    m.quietlyJoin();
-                }
+            if (members == 1) {
+                participate(0, w);
+            } else if (!runAll(w, members)) {
+                runMembersOnDeque(w, members);     // a loop inside a member this worker runs
             }
         }
         failure.rethrow();
+    }
+
+    /** A team member's share, as a {@link WorkDescriptor} member. */
+    @Override
+    protected final void runMember(int k, Worker owner) {
+        participate(k, owner);
+    }
+
+    /**
+     * The members as tasks on the caller's deque, for a loop whose caller already offers a
+     * descriptor (a loop started inside a member of another loop that this worker runs).
+     */
+    private void runMembersOnDeque(Worker w, int members) {
+        LoopMember head = null;
+        for (int k = members - 1; k >= 1; k--) {
+            LoopMember m = new LoopMember(this, k, head);
+            w.pushForOthers(m, false);
+            head = m;
+        }
+        participate(0, w);
+        // member 1 was pushed last: the chain runs newest first, as tryUnfork needs
+        for (LoopMember m = head; m != null; m = m.next) {
+            if (w.tryUnfork(m)) {
+                participate(m.member, null);
+            } else {
+                m.quietlyJoin();
+            }
+        }
     }
 
     private long chunksFor(Schedule.Kind kind) {

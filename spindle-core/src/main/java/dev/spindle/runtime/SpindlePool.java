@@ -221,7 +221,7 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         return runState >= STOP;
     }
 
-    /** Any task visible to a thief: a shared region or the submission queue. */
+    /** Any work visible to a thief: a shared region, an open descriptor with members left, or the submission queue. */
     boolean hasVisibleWork() {
         if (!submissions.isEmpty()) {
             return true;
@@ -229,6 +229,10 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         for (int i = 0; i < workers.length; i++) {
             Worker w = workerAt(i);
             if (w != null && w.deque.hasShared()) {
+                return true;
+            }
+            WorkDescriptor wd;
+            if (w != null && (wd = w.offered()) != null && wd.isClaimable()) {
                 return true;
             }
         }

@@ -10,16 +10,18 @@ import java.util.BitSet;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A worker thread of a {@link SpindlePool}: owns one {@link SplitDeque}, runs its own tasks LIFO,
- * steals the oldest shared task of random victims when it has none, helps while it joins, and
- * parks through the {@link IdleProtocol} when nothing is runnable.
+ * A worker thread of a {@link SpindlePool}: owns one {@link SplitDeque} and one slot for the
+ * {@link WorkDescriptor} of a loop it runs, runs its own tasks LIFO, claims a member of a random
+ * victim's open descriptor or steals the oldest shared task of its deque when it has none, helps
+ * while it joins, and parks through the {@link IdleProtocol} when nothing is runnable.
  *
  * <h2>Helping join</h2>
  * A worker joining an unfinished task {@code t} never blocks while it could run something:
  * <ol>
  * <li>if {@code t} is on top of its own deque it pops and runs it;</li>
- * <li>otherwise, if {@code t} was stolen, it steals from the thief's deque — the thief pushes
- * {@code t}'s subtasks there, so this speeds up {@code t} itself (leapfrogging);</li>
+ * <li>otherwise, if {@code t} was stolen, it claims a member of the thief's descriptor or steals
+ * from the thief's deque — the thief offers {@code t}'s loops and pushes its subtasks there, so
+ * this speeds up {@code t} itself (leapfrogging);</li>
  * <li>then its own deque (tasks forked around {@code t}), random victims, the submission queue;</li>
  * <li>after a short spin it parks as PARKED_JOIN: woken by {@code t}'s completion or, like an idle
  * worker, by new work.</li>
@@ -57,11 +59,15 @@ public final class Worker extends Thread {
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
     private static final VarHandle PARK_STATE;
     private static final VarHandle REQUEST_HINT;
+    private static final VarHandle DESCRIPTOR;
+    private static final VarHandle RUNNING_STEAL;
 
     static {
         try {
             PARK_STATE = MethodHandles.lookup().findVarHandle(Worker.class, "parkState", int.class);
             REQUEST_HINT = MethodHandles.lookup().findVarHandle(Worker.class, "requestHint", int.class);
+            DESCRIPTOR = MethodHandles.lookup().findVarHandle(Worker.class, "descriptor", WorkDescriptor.class);
+            RUNNING_STEAL = MethodHandles.lookup().findVarHandle(Worker.class, "runningSteal", Task.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -75,6 +81,15 @@ public final class Worker extends Thread {
 
     /** The stolen task this worker is running (innermost), a hint for leapfrogging joiners. */
     volatile Task<?> runningSteal;
+
+    /**
+     * The work descriptor this worker offers to the others (a loop it runs), or null: written by
+     * this worker with release stores, read by thieves with acquire loads (see
+     * {@link WorkDescriptor}).
+     */
+    @SuppressWarnings("unused") private volatile WorkDescriptor descriptor;
+    /** Set by {@link #scan}: the member it claimed of the descriptor whose completion it returned. */
+    private int foundMember;
 
     /** A future's toucher parked until this worker shares work (see {@link #awaitFuture}). */
     volatile Thread parkedToucher;
@@ -334,6 +349,11 @@ public final class Worker extends Thread {
                     + ", not from worker " + getName());
         }
         shareAll();
+        WorkDescriptor wd = installed();
+        if (wd != null && wd.holdsPrivateMembers()) {
+            wd.open();                       // a volatile write: the Dekker half of signalWork
+            signalShared();
+        }
     }
 
     private void shareAll() {
@@ -367,7 +387,8 @@ public final class Worker extends Thread {
      * @return whether {@link #shareWork()} would have something to share
      */
     public boolean holdsPrivateWork() {
-        return deque.privateSize() > 0;
+        WorkDescriptor wd;
+        return deque.privateSize() > 0 || (wd = installed()) != null && wd.holdsPrivateMembers();
     }
 
     /**
@@ -379,7 +400,88 @@ public final class Worker extends Thread {
      */
     public boolean isPrivateWorkWanted() {
         SplitDeque<Task<?>> d = deque;
+        WorkDescriptor wd = installed();
+        if (wd != null && wd.holdsPrivateMembers() && (wd.isWanted() || d.isShareRequested() || idle.anyoneHungry())) {
+            return true;
+        }
         return d.privateSize() > 0 && (d.isShareRequested() || idle.anyoneHungry());
+    }
+
+    /** Owner: the descriptor in this worker's slot, or null (a plain load of its own field). */
+    WorkDescriptor installed() {
+        return (WorkDescriptor) DESCRIPTOR.get(this);
+    }
+
+    /** Owner: offers {@code wd} in this worker's slot (a release store; see {@link WorkDescriptor}). */
+    void install(WorkDescriptor wd) {
+        DESCRIPTOR.setRelease(this, wd);
+    }
+
+    /** Owner: empties the slot; thieves that still hold {@code wd} find nothing left to claim. */
+    void uninstall(WorkDescriptor wd) {
+        DESCRIPTOR.setRelease(this, (WorkDescriptor) null);
+    }
+
+    /** Another thread: the descriptor this worker offers, or null (an acquire load). */
+    WorkDescriptor offered() {
+        return (WorkDescriptor) DESCRIPTOR.getAcquire(this);
+    }
+
+    /**
+     * Claims a member of {@code v}'s offered descriptor, if it has one to give (or marks it wanted
+     * if it is still private).
+     *
+     * @return the descriptor's completion, with the member in {@link #foundMember}, or null
+     */
+    private Task<?> claimOffered(Worker v) {
+        WorkDescriptor wd = v.offered();
+        if (wd != null) {
+            int k = wd.tryClaim();
+            if (k >= 0) {
+                foundMember = k;
+                counters.steals++;
+                return wd.completion();
+            }
+        }
+        return null;
+    }
+
+    /** Runs what {@link #scan} or {@link #claimOffered} found: a stolen task or a claimed member. */
+    private void runFound(Task<?> t) {
+        if (t instanceof WorkDescriptor.Completion c) {
+            runMemberOf(c.descriptor, foundMember);
+        } else {
+            runStolen(t);
+        }
+    }
+
+    /**
+     * Runs member {@code k} of another worker's descriptor, advertising the descriptor's completion
+     * as this worker's running steal (its owner's join helps with what the member creates), then
+     * reports it finished.
+     */
+    private void runMemberOf(WorkDescriptor wd, int k) {
+        Task<?> outer = runningSteal;
+        int outerLatentFloor = latent.enterSteal();
+        int outerDeferRoom = deferRoom;
+        deferRoom = deferDepth;
+        // Release stores, not volatile ones: readers (joiners' thiefOf) only need what was written
+        // before; the fence of a volatile store would sit on the path from a claim to the member.
+        RUNNING_STEAL.setRelease(this, wd.completion());
+        counters.tasksRun++;
+        LatentStack ls = latent;
+        long mark = ls.mark();
+        try {
+            wd.runMember(k, null);
+            if (ls.leftSince(mark)) {
+                ls.endRegion(mark);
+            }
+        } finally {
+            RUNNING_STEAL.setRelease(this, outer);
+            latent.exitSteal(outerLatentFloor);
+            deferRoom = outerDeferRoom;
+            wd.finishMember();
+        }
     }
 
     /**
@@ -487,6 +589,19 @@ public final class Worker extends Thread {
                 if (thief.deque.stealIf(Task::isStale) != null) {
                     continue;                       // a dead entry at the base hid what lies above it
                 }
+                WorkDescriptor wd = thief.offered();
+                if (wd != null && wd.belongsTo(t) && thief.runningSteal == t) {
+                    int k = wd.tryClaim();          // a loop t's computation started
+                    if (k >= 0) {
+                        counters.steals++;
+                        counters.helpingJoins++;
+                        long h = System.nanoTime();
+                        runMemberOf(wd, k);
+                        helped += System.nanoTime() - h;
+                        round = 0;
+                        continue;
+                    }
+                }
                 thief.latent.requestOne();
             }
             if (++round < SPIN_ROUNDS) {
@@ -579,7 +694,7 @@ public final class Worker extends Thread {
                 searching = false;
                 followPinning();
                 long start = System.nanoTime();
-                runStolen(t);
+                runFound(t);
                 lastEnd = System.nanoTime();
                 counters.busyNanos += lastEnd - start;
                 continue;
@@ -666,7 +781,10 @@ public final class Worker extends Thread {
         }
     }
 
-    /** One pass: every other worker's deque from a random start, then the submission queue. */
+    /**
+     * One pass: every other worker's offered descriptor and deque from a random start, then the
+     * submission queue. Run what it returns with {@link #runFound}.
+     */
     private Task<?> scan() {
         int n = pool.workerCount();
         if (n > 1) {
@@ -688,7 +806,13 @@ public final class Worker extends Thread {
                 if (v == null || v.retired) {
                     continue;
                 }
-                Task<?> t = v.deque.steal();
+                // A running loop's members first: its owner waits for them at the loop's end,
+                // while older deque tasks wait only for the owner's next pop.
+                Task<?> t = claimOffered(v);
+                if (t != null) {
+                    return t;
+                }
+                t = v.deque.steal();
                 if (t != null) {
                     counters.steals++;
                     return t;
@@ -733,11 +857,11 @@ public final class Worker extends Thread {
             Task<?> u = null;
             boolean stolen = false;
             if (thief != null) {
-                u = thief.deque.steal();
-                if (u != null) {
+                u = claimOffered(thief);              // a loop the awaited computation started
+                if (u == null && (u = thief.deque.steal()) != null) {
                     counters.steals++;
-                    stolen = true;
                 }
+                stolen = u != null;
             }
             if (u == null) {
                 latent.serviceIfRequested();
@@ -755,7 +879,7 @@ public final class Worker extends Thread {
                 counters.helpingJoins++;
                 long h = System.nanoTime();
                 if (stolen) {
-                    runStolen(u);
+                    runFound(u);
                 } else {
                     runTask(u);
                 }
@@ -790,7 +914,7 @@ public final class Worker extends Thread {
                 if (w != null) {
                     counters.helpingJoins++;
                     long h = System.nanoTime();
-                    runStolen(w);
+                    runFound(w);
                     helped += System.nanoTime() - h;
                 }
             }

@@ -335,6 +335,44 @@ class LoopsTest {
     }
 
     /**
+     * Loops nested in loops under every pair of schedules: an inner loop started by a worker that
+     * runs a member of the outer loop as a helper offers its own descriptor; one started by the
+     * outer loop's caller, whose slot still holds the outer descriptor, runs its members as deque
+     * tasks. Every (i, j) runs exactly once either way, including empty and one-element ranges.
+     */
+    @Test
+    void nestedLoopsRunEveryPairExactlyOnceUnderEverySchedulePair() throws Exception {
+        SplittableRandom r = new SplittableRandom(7);
+        for (int workers : new int[]{1, 2, 4}) {
+            try (SpindlePool pool = new SpindlePool(workers)) {
+                List<Schedule> all = schedules(r);
+                for (Schedule outer : all) {
+                    for (Schedule inner : all) {
+                        int n = r.nextInt(40), m = r.nextInt(40);
+                        AtomicIntegerArray seen = new AtomicIntegerArray(Math.max(1, n * m));
+                        onWorker(pool, () -> {
+                            Loops.parallelFor(0, n, outer, i -> Loops.parallelFor(0, m, inner, j -> {
+                                seen.incrementAndGet(i * m + j);
+                                if ((i + j) % 7 == 0) {
+                                    Thread.onSpinWait();    // uneven members
+                                }
+                            }));
+                            return null;
+                        });
+                        for (int k = 0; k < n * m; k++) {
+                            int c = seen.get(k);
+                            if (c != 1) {
+                                fail("(" + k / m + ", " + k % m + ") ran " + c + " times: outer " + outer + " over " + n
+                                        + ", inner " + inner + " over " + m + ", " + workers + " workers");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * A static loop pushes its second member while the other worker is busy (so privately, as a
      * fork would), then the other worker becomes hungry while the caller runs its own block: the
      * caller must share the member between pieces of its block instead of running the whole loop

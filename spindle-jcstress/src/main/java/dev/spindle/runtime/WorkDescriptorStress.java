@@ -1,0 +1,190 @@
+package dev.spindle.runtime;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * jcstress tests of {@link WorkDescriptor}'s claim and finish protocol, on the owner's and a
+ * helper's code paths without a pool: the owner prepares and opens the descriptor, runs member 0,
+ * claims the rest with {@code ownerClaim} and reports with {@code ownerFinished}; a helper claims
+ * with {@code tryClaim} and reports with {@code finishMember}.
+ */
+public final class WorkDescriptorStress {
+    private WorkDescriptorStress() {
+    }
+
+    /** A descriptor whose members record which thread ran them. */
+    static final class Recording extends WorkDescriptor {
+        final int[] ranBy;
+
+        Recording(int members) {
+            ranBy = new int[members];
+            prepare(members);
+        }
+
+        @Override
+        protected void runMember(int k, Worker owner) {
+            throw new AssertionError("the stress tests run members through record()");
+        }
+
+        void record(int k, int who) {
+            ranBy[k] += who;
+        }
+    }
+
+    /**
+     * Owner and helper claim the members of an open three-member descriptor: each member is
+     * claimed by exactly one of them, and pending counts every member once.
+     */
+    @JCStressTest
+    @Description("claims: every member of an open descriptor is run exactly once, by the owner or the helper")
+    @Outcome(id = "7, 0, 1", expect = Expect.ACCEPTABLE, desc = "the owner ran every member")
+    @Outcome(id = "5, 2, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1")
+    @Outcome(id = "3, 4, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 2")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "a member ran twice, or never, or pending is wrong")
+    @State
+    public static class ClaimsAreExclusive {
+        final Recording d = new Recording(3);
+        int ownerMask;
+        int helperMask;
+        boolean ownerLast;
+
+        public ClaimsAreExclusive() {
+            d.open();
+        }
+
+        @Actor
+        public void owner() {
+            d.record(0, 1);
+            int mask = 1;
+            int ran = 1;
+            for (int k; (k = d.ownerClaim()) < 3; ) {
+                d.record(k, 1);
+                mask |= 1 << k;
+                ran++;
+            }
+            ownerMask = mask;
+            ownerLast = d.ownerFinished(ran);
+        }
+
+        @Actor
+        public void helper() {
+            int k = d.tryClaim();
+            if (k >= 0) {
+                d.record(k, 2);
+                helperMask |= 1 << k;
+                d.finishMember();
+            }
+        }
+
+        @Arbiter
+        public void check(III_Result r) {
+            boolean once = true;
+            for (int k = 0; k < 3; k++) {
+                int who = d.ranBy[k];
+                once &= who == 1 || who == 2;
+            }
+            boolean done = ownerLast || d.completion().isDone();
+            r.r1 = ownerMask;
+            r.r2 = helperMask;
+            r.r3 = once && done && (ownerMask | helperMask) == 7 && (ownerMask & helperMask) == 0 ? 1 : 0;
+        }
+    }
+
+    /**
+     * What a helper's member wrote is visible to the owner once it knows every member finished:
+     * by its own count reaching zero or by the completion.
+     */
+    @JCStressTest
+    @Description("finish: the owner sees the helper's member's writes once all members are counted finished")
+    @Outcome(id = "42, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself")
+    @Outcome(id = "42, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw its write")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner returned without the helper's write")
+    @State
+    public static class HelperWritesVisibleToOwner {
+        final Recording d = new Recording(2);
+        int[] data = new int[1];
+
+        public HelperWritesVisibleToOwner() {
+            d.open();
+        }
+
+        @Actor
+        public void owner(II_Result r) {
+            int ran = 1;
+            boolean helped = true;
+            for (int k; (k = d.ownerClaim()) < 2; ) {
+                data[0] = 42;
+                ran++;
+                helped = false;
+            }
+            if (!d.ownerFinished(ran)) {
+                Task<Void> c = d.completion();
+                while (!c.isDone()) {
+                    Thread.onSpinWait();
+                }
+            }
+            r.r1 = data[0];
+            r.r2 = helped ? 1 : 0;
+        }
+
+        @Actor
+        public void helper() {
+            int k = d.tryClaim();
+            if (k >= 0) {
+                data[0] = 42;
+                d.finishMember();
+            }
+        }
+    }
+
+    /**
+     * A helper that finds the descriptor private claims nothing and marks it wanted; once the owner
+     * opens it, a helper's claim and the owner's never return the same member.
+     */
+    @JCStressTest
+    @Description("open: a private descriptor hands out nothing; opening hands out the owner's next member once")
+    @Outcome(id = "-1, 1, 1", expect = Expect.ACCEPTABLE, desc = "the helper looked while private and marked it wanted")
+    @Outcome(id = "-1, 0, 1", expect = Expect.ACCEPTABLE, desc = "the helper looked after the owner took member 1")
+    @Outcome(id = "1, 0, 1", expect = Expect.ACCEPTABLE, desc = "the helper claimed member 1 after the opening")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "a member handed out twice, or before the opening")
+    @State
+    public static class OpenVersusClaim {
+        final Recording d = new Recording(2);
+        int helperGot;
+        int ownerGot;
+
+        @Actor
+        public void owner() {
+            d.open();
+            int k = d.ownerClaim();
+            ownerGot = k;
+            if (k < 2) {
+                d.record(k, 1);
+            }
+        }
+
+        @Actor
+        public void helper() {
+            int k = d.tryClaim();
+            helperGot = k;
+            if (k >= 0) {
+                d.record(k, 2);
+            }
+        }
+
+        @Arbiter
+        public void check(III_Result r) {
+            r.r1 = helperGot;
+            r.r2 = helperGot < 0 && ownerGot == 1 && d.isWanted() ? 1 : 0;
+            r.r3 = d.ranBy[1] == 1 || d.ranBy[1] == 2 ? 1 : 0;
+        }
+    }
+}
