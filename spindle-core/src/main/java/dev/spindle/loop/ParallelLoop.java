@@ -38,8 +38,11 @@ import java.lang.invoke.VarHandle;
  *     (docs/PERFORMANCE.md, "Park binding"). A counter passes its share's end by at most one add
  *     per member, so it cannot overflow (where that could pass {@code Long.MAX_VALUE}, the claim is a
  *     CAS that stops at the end);</li>
- * <li>guided: members claim chunks from {@code next} with a CAS each (a chunk's size depends on
- *     what remains, and {@code next} never passes {@code n});</li>
+ * <li>guided: members claim chunks from one counter, on a cache line of its own in the same padded
+ *     array as dynamic's counters, with a CAS each (a chunk's size depends on what remains, and
+ *     the counter never passes {@code n}); as a field of this descriptor, its CAS on every chunk
+ *     invalidated the line of the fields every member reads on every chunk (LUAppl: 22–24 ms and
+ *     one JVM at ~37 ms, against dynamic's ~20);</li>
  * <li>auto: the caller alone starts on the whole range, runs it in steps of at most a grain
  *     (n / (16 × team)) and, between steps, splits off the upper half of what remains as a
  *     {@link RangeSplit} task whenever another worker wants work ({@link Worker#isWorkWanted()}:
@@ -53,27 +56,27 @@ import java.lang.invoke.VarHandle;
  *     splits newest first, running any that nobody took itself.</li>
  * </ul>
  * Allocation per loop: this descriptor (for dynamic, with its claim counters: 64 bytes per
- * share, at most 4 KB), plus its completion task once it is opened (static, dynamic, guided) or
+ * share plus two lines of padding, at most 4.2 KB), plus its completion task once it is opened (static, dynamic, guided) or
  * one small task per split (auto); nothing per chunk or iteration. Memory ordering: the fields a
  * participant reads are final or were written before the descriptor was opened (or the task that
  * carries it was pushed); completion is observed through the descriptor's finish count or the
  * splits' joins, which give happens-before from every iteration to the caller's return.
  */
 abstract class ParallelLoop extends WorkDescriptor {
-    private static final VarHandle NEXT;
     private static final VarHandle CLAIMS = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Longs between two shares' claim counters: one 64-byte line each. */
+    /**
+     * Longs between two shares' claim counters: one 64-byte line each. Share {@code j}'s counter
+     * is at {@code (j + 1) × CLAIM_STRIDE}, with a line of padding after the last one: the first
+     * line holds the array's header, whose length every claim reads for its bounds check, and the
+     * line after the array holds whatever was allocated next. With share 0's counter beside the
+     * header, the owner's add on every chunk invalidated the line the helper read on every chunk
+     * of its own share: LUAppl's dynamic schedule ran at ~29 instead of ~20 ms in three JVMs of four,
+     * depending on where the array fell in its cache line (docs/PERFORMANCE.md, "A claim counter
+     * beside an array header").
+     */
     private static final int CLAIM_STRIDE = 8;
     /** At most this many dynamic shares (members beyond it start in share {@code k % MAX_SHARES}). */
     private static final int MAX_SHARES = 64;
-
-    static {
-        try {
-            NEXT = MethodHandles.lookup().findVarHandle(ParallelLoop.class, "next", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     final long n;
     final Schedule schedule;
@@ -81,10 +84,10 @@ abstract class ParallelLoop extends WorkDescriptor {
     /** Static/dynamic chunk, guided minimum, auto grain. */
     final long chunk;
     final LoopFailure failure = new LoopFailure();
-    @SuppressWarnings("unused") private volatile long next;
     /**
-     * Dynamic only: share {@code j}'s next unclaimed chunk index at {@code claims[j × CLAIM_STRIDE]},
-     * starting at the share's first chunk; null for the other schedules.
+     * Dynamic: share {@code j}'s next unclaimed chunk index at {@code claims[(j + 1) × CLAIM_STRIDE]},
+     * starting at the share's first chunk. Guided: the first unclaimed offset at
+     * {@code claims[CLAIM_STRIDE]}. Null for the other schedules.
      */
     private final long[] claims;
     /** Dynamic only: how many shares the chunks are cut into, min(team, chunks, MAX_SHARES). */
@@ -103,13 +106,13 @@ abstract class ParallelLoop extends WorkDescriptor {
         if (schedule.kind() == Schedule.Kind.DYNAMIC) {
             long chunks = (n - 1) / chunk + 1;
             shares = (int) Math.min(Math.min(team, MAX_SHARES), chunks);
-            claims = new long[shares * CLAIM_STRIDE];
+            claims = new long[(shares + 2) * CLAIM_STRIDE];
             for (int j = 0; j < shares; j++) {
-                claims[j * CLAIM_STRIDE] = shareStart(j, chunks);
+                claims[(j + 1) * CLAIM_STRIDE] = shareStart(j, chunks);
             }
         } else {
             shares = 0;
-            claims = null;
+            claims = schedule.kind() == Schedule.Kind.GUIDED ? new long[3 * CLAIM_STRIDE] : null;
         }
     }
 
@@ -120,7 +123,7 @@ abstract class ParallelLoop extends WorkDescriptor {
      * {@code Long.MAX_VALUE}).
      */
     private long claim(int j, long end) {
-        int at = j * CLAIM_STRIDE;
+        int at = (j + 1) * CLAIM_STRIDE;
         if (end <= Long.MAX_VALUE - team) {
             return (long) CLAIMS.getAndAdd(claims, at, 1L);
         }
@@ -270,14 +273,14 @@ abstract class ParallelLoop extends WorkDescriptor {
                 }
                 case GUIDED -> {
                     while (!failure.stopped) {
-                        long lo = (long) NEXT.getVolatile(this);
+                        long lo = (long) CLAIMS.getVolatile(claims, CLAIM_STRIDE);
                         if (lo >= n) {
                             return;
                         }
                         long rem = n - lo;
                         long size = Math.max(chunk, rem / (2L * team));
                         long hi = rem <= size ? n : lo + size;
-                        if (NEXT.compareAndSet(this, lo, hi)) {
+                        if (CLAIMS.compareAndSet(claims, CLAIM_STRIDE, lo, hi)) {
                             runChunk(lo, hi);
                             shareIfWanted(owner);
                         }
