@@ -34,7 +34,7 @@ import java.lang.invoke.VarHandle;
  * its member; the owner subtracts all the members it ran at once. Whoever brings it to zero is
  * last: a helper completes {@link #completion()}, which wakes the owner if it waits; if the owner
  * is last, nobody waits.</li>
- * <li><b>Waiting.</b> The owner spins briefly on the completion and then joins it like a task
+ * <li><b>Waiting.</b> The owner spins briefly on {@code pending} and then joins the completion like a task
  * ({@link Task#quietlyJoin()}): while a helper runs a member it advertises the completion as its
  * running steal, so the owner's helping join takes work that member created (a nested loop's
  * descriptor or its deque) and parks only when nothing is runnable.</li>
@@ -45,7 +45,8 @@ import java.lang.invoke.VarHandle;
  * {@code claimed} sees the store of opening or a later add. Everything a helper did in
  * its member happens-before the owner's return: the helper's add to {@code pending} is a volatile
  * read-modify-write, and the owner either reads {@code pending} as zero after its own add, or
- * returns from the completion's join, whose volatile status read follows the last helper's add.
+ * reads it as zero while it spins, or returns from the completion's join, whose volatile status
+ * read follows the last helper's add.
  * The slot is written only by the owner; a thief may read a descriptor the owner has since
  * removed: {@code claimed >= members} then, or its claim returns that, and it leaves it alone.
  *
@@ -164,6 +165,11 @@ public abstract class WorkDescriptor {
         this.nextPrivate = 1;
     }
 
+    /** Whether every member has finished, once the descriptor is open (a volatile read). */
+    final boolean allFinished() {
+        return (int) PENDING.getVolatile(this) == 0;
+    }
+
     /** Owner: the next member it runs itself, or a value {@code >= members} if none is left. */
     final int ownerClaim() {
         if (!opened) {
@@ -183,16 +189,19 @@ public abstract class WorkDescriptor {
         return !opened || (int) PENDING.getAndAdd(this, -ran) == ran;
     }
 
-    /** Owner: waits for the members helpers claimed, spinning briefly, then joining. */
+    /**
+     * Owner: waits for the members helpers claimed, spinning briefly on {@code pending}, then
+     * joining the completion. The spin reads the count itself, not the completion: the last
+     * helper's add reaches this line one cache miss before its completion does.
+     */
     private void awaitHelpers() {
-        Completion c = completion;
         for (int spins = 0; spins < AWAIT_SPINS; spins++) {
-            if (c.isDone()) {
+            if (allFinished()) {
                 return;
             }
             Thread.onSpinWait();
         }
-        c.quietlyJoin();
+        completion.quietlyJoin();
     }
 
     /**

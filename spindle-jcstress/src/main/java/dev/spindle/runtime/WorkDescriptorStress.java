@@ -145,6 +145,49 @@ public final class WorkDescriptorStress {
         }
     }
 
+    /** The same through the owner's spin: it sees the helper's writes once it reads the count as zero. */
+    @JCStressTest
+    @Description("finish: the owner that reads pending as zero sees the helper's member's writes")
+    @Outcome(id = "42, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself")
+    @Outcome(id = "42, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw its write")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner saw pending at zero without the helper's write")
+    @State
+    public static class HelperWritesVisibleThroughCount {
+        final Recording d = new Recording(2);
+        int[] data = new int[1];
+
+        public HelperWritesVisibleThroughCount() {
+            d.open();
+        }
+
+        @Actor
+        public void owner(II_Result r) {
+            int ran = 1;
+            boolean helped = true;
+            for (int k; (k = d.ownerClaim()) < 2; ) {
+                data[0] = 42;
+                ran++;
+                helped = false;
+            }
+            if (!d.ownerFinished(ran)) {
+                while (!d.allFinished()) {
+                    Thread.onSpinWait();
+                }
+            }
+            r.r1 = data[0];
+            r.r2 = helped ? 1 : 0;
+        }
+
+        @Actor
+        public void helper() {
+            int k = d.tryClaim();
+            if (k >= 0) {
+                data[0] = 42;
+                d.finishMember();
+            }
+        }
+    }
+
     /**
      * A helper that finds the descriptor private claims nothing and marks it wanted; once the owner
      * opens it, a helper's claim and the owner's never return the same member.
