@@ -97,8 +97,10 @@ public abstract class WorkDescriptor {
     }
 
     /**
-     * Runs member {@code k}. Must not throw: a member's failure is the subclass's to record and
-     * report (a loop stops its other members and rethrows it from {@link #runAll}'s caller).
+     * Runs member {@code k}. Should not throw: a member's failure is the subclass's to record and
+     * report (a loop stops its other members and rethrows it from {@link #runAll}'s caller). If it
+     * throws on the owner anyway, the owner runs no further member, still waits for the members
+     * helpers claimed, and then rethrows it from {@link #runAll}.
      *
      * @param k     the member, {@code 0 <= k < members}
      * @param owner the descriptor's owner when it runs the member itself (it opens the descriptor
@@ -137,15 +139,22 @@ public abstract class WorkDescriptor {
         this.owner = w;
         this.context = w.runningSteal;
         w.install(this);
-        int ran = 0;
+        int ran = 1;                                // member 0, and then each member it claims
+        Throwable broken = null;
         try {
             if (members > 1 && w.isPrivateWorkWanted()) {
                 w.shareWork();                      // somebody is already looking: open at once
             }
             runMember(0, w);
-            ran = 1;
             for (int k; (k = ownerClaim()) < members; ) {
+                ran++;
                 runMember(k, w);
+            }
+        } catch (Throwable t) {
+            // runMember broke its contract. Nothing may be left running or unaccounted for: take
+            // every member nobody claimed, without running it, so that pending can reach zero.
+            broken = t;
+            while (ownerClaim() < members) {
                 ran++;
             }
         } finally {
@@ -154,6 +163,9 @@ public abstract class WorkDescriptor {
         }
         if (!ownerFinished(ran)) {
             awaitHelpers();
+        }
+        if (broken != null) {
+            Task.sneakyThrow(broken);
         }
         return true;
     }
