@@ -89,8 +89,6 @@ public abstract class WorkDescriptor {
     private Completion completion;
     /** The owner's innermost running steal when it installed this descriptor (see {@link #belongsTo}). */
     private Task<?> context;
-    /** Owner only: the worker whose slot holds this descriptor, while it does. */
-    private Worker owner;
 
     /** Constructor for subclasses. */
     protected WorkDescriptor() {
@@ -129,14 +127,13 @@ public abstract class WorkDescriptor {
         if (members < 1) {
             throw new IllegalArgumentException("members must be at least 1: " + members);
         }
-        if (owner != null || this.members != 0) {
+        if (this.members != 0) {
             throw new IllegalStateException("work descriptor already run: " + this);
         }
         if (w.installed() != null) {
             return false;
         }
         prepare(members);
-        this.owner = w;
         this.context = w.runningSteal;
         w.install(this);
         int ran = 1;                                // member 0, and then each member it claims
@@ -159,7 +156,6 @@ public abstract class WorkDescriptor {
             }
         } finally {
             w.uninstall(this);
-            this.owner = null;
         }
         if (!ownerFinished(ran)) {
             awaitHelpers();
