@@ -155,7 +155,7 @@ public abstract class WorkDescriptor {
                 ran++;
             }
         } finally {
-            w.uninstall(this);
+            w.uninstall();
         }
         if (!ownerFinished(ran)) {
             awaitHelpers();
@@ -274,7 +274,7 @@ public abstract class WorkDescriptor {
     /** A helper, after running a member it claimed: the last one completes {@link #completion()}. */
     final void finishMember() {
         if ((int) PENDING.getAndAdd(this, -1) == 1) {
-            completion.complete();
+            completion.complete(null);
         }
     }
 
@@ -306,10 +306,6 @@ public abstract class WorkDescriptor {
         @Override
         protected Void compute() {
             throw new UnsupportedOperationException("a work descriptor's completion is never run");
-        }
-
-        void complete() {
-            complete(null);
         }
     }
 }

@@ -392,19 +392,21 @@ public final class Worker extends Thread {
     }
 
     /**
-     * True if this worker holds private tasks and another worker would take them now (a thief
-     * asked, or some worker is idle or searching). Reads the pool's idle word only when there is
-     * something to share. Only meaningful on the worker itself.
+     * True if this worker holds private tasks or private members of its descriptor and another
+     * worker would take them now (a thief asked or found the descriptor private, or some worker is
+     * idle or searching). Reads the pool's idle word only when there is something to share. Only
+     * meaningful on the worker itself.
      *
      * @return whether to call {@link #shareWork()}
      */
     public boolean isPrivateWorkWanted() {
         SplitDeque<Task<?>> d = deque;
         WorkDescriptor wd = installed();
-        if (wd != null && wd.holdsPrivateMembers() && (wd.isWanted() || d.isShareRequested() || idle.anyoneHungry())) {
-            return true;
+        boolean privateMembers = wd != null && wd.holdsPrivateMembers();
+        if (!privateMembers && d.privateSize() == 0) {
+            return false;
         }
-        return d.privateSize() > 0 && (d.isShareRequested() || idle.anyoneHungry());
+        return d.isShareRequested() || idle.anyoneHungry() || privateMembers && wd.isWanted();
     }
 
     /** Owner: the descriptor in this worker's slot, or null (a plain load of its own field). */
@@ -417,8 +419,8 @@ public final class Worker extends Thread {
         DESCRIPTOR.setRelease(this, wd);
     }
 
-    /** Owner: empties the slot; thieves that still hold {@code wd} find nothing left to claim. */
-    void uninstall(WorkDescriptor wd) {
+    /** Owner: empties the slot; thieves that still hold its descriptor find nothing left to claim. */
+    void uninstall() {
         DESCRIPTOR.setRelease(this, (WorkDescriptor) null);
     }
 

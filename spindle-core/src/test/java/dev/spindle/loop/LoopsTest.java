@@ -28,14 +28,7 @@ class LoopsTest {
 
     /** Runs {@code body} on a worker of {@code pool} (bounded wait). */
     static <T> T onWorker(SpindlePool pool, Supplier<T> body) throws Exception {
-        Task<T> t = new Task<>() {
-            @Override
-            protected T compute() {
-                return body.get();
-            }
-        };
-        pool.submit(t);
-        return t.get(60, TimeUnit.SECONDS);
+        return dev.spindle.runtime.OnWorker.call(pool, body);
     }
 
     @Test

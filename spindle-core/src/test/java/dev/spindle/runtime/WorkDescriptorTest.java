@@ -36,14 +36,7 @@ class WorkDescriptorTest {
     }
 
     static <T> T onWorker(SpindlePool pool, Supplier<T> body) throws Exception {
-        Task<T> t = new Task<>() {
-            @Override
-            protected T compute() {
-                return body.get();
-            }
-        };
-        pool.submit(t);
-        return t.get(60, TimeUnit.SECONDS);
+        return OnWorker.call(pool, body);
     }
 
     @Test

@@ -37,6 +37,37 @@ public final class WorkDescriptorStress {
         void record(int k, int who) {
             ranBy[k] += who;
         }
+
+        /**
+         * Owner of an open two-member descriptor whose member 1 writes 42 to {@code data[0]}:
+         * runs member 1 if it claims it, otherwise waits for the helper, on the count or on the
+         * completion, then reports what it sees and whether the helper ran member 1.
+         */
+        void ownTwo(int[] data, boolean onCount, II_Result r) {
+            int ran = 1;
+            boolean helped = true;
+            while (ownerClaim() < 2) {
+                data[0] = 42;
+                ran++;
+                helped = false;
+            }
+            if (!ownerFinished(ran)) {
+                Task<Void> c = completion();
+                while (!(onCount ? allFinished() : c.isDone())) {
+                    Thread.onSpinWait();
+                }
+            }
+            r.r1 = data[0];
+            r.r2 = helped ? 1 : 0;
+        }
+
+        /** Helper of the same descriptor: member 1, if it claims it. */
+        void helpTwo(int[] data) {
+            if (tryClaim() >= 0) {
+                data[0] = 42;
+                finishMember();
+            }
+        }
     }
 
     /**
@@ -118,30 +149,12 @@ public final class WorkDescriptorStress {
 
         @Actor
         public void owner(II_Result r) {
-            int ran = 1;
-            boolean helped = true;
-            for (int k; (k = d.ownerClaim()) < 2; ) {
-                data[0] = 42;
-                ran++;
-                helped = false;
-            }
-            if (!d.ownerFinished(ran)) {
-                Task<Void> c = d.completion();
-                while (!c.isDone()) {
-                    Thread.onSpinWait();
-                }
-            }
-            r.r1 = data[0];
-            r.r2 = helped ? 1 : 0;
+            d.ownTwo(data, false, r);
         }
 
         @Actor
         public void helper() {
-            int k = d.tryClaim();
-            if (k >= 0) {
-                data[0] = 42;
-                d.finishMember();
-            }
+            d.helpTwo(data);
         }
     }
 
@@ -162,29 +175,12 @@ public final class WorkDescriptorStress {
 
         @Actor
         public void owner(II_Result r) {
-            int ran = 1;
-            boolean helped = true;
-            for (int k; (k = d.ownerClaim()) < 2; ) {
-                data[0] = 42;
-                ran++;
-                helped = false;
-            }
-            if (!d.ownerFinished(ran)) {
-                while (!d.allFinished()) {
-                    Thread.onSpinWait();
-                }
-            }
-            r.r1 = data[0];
-            r.r2 = helped ? 1 : 0;
+            d.ownTwo(data, true, r);
         }
 
         @Actor
         public void helper() {
-            int k = d.tryClaim();
-            if (k >= 0) {
-                data[0] = 42;
-                d.finishMember();
-            }
+            d.helpTwo(data);
         }
     }
 
