@@ -354,9 +354,16 @@ final class Runner {
         long warmNs = 0, lastNs = 0, lastJitMs = -1;
         int timedDone = 0;
         boolean timing = false;
+        boolean compiling = false;
+        long timedJitMs = 0;
         try (Variant.Instance<I, R> inst = v.open(p)) {
+            // What the first timed run reads (counters, allocation, the compiler queue) is used
+            // once here, so that loading and compiling it falls in the warm-up, not in that run.
+            inst.counters();
+            allocatedBytes();
+            CompilerQueue.busy();
             while (timedDone < runs) {
-                timing = timing || !warmup.another(warmed, lastNs, lastJitMs, warmNs);
+                timing = timing || !warmup.another(warmed, lastNs, lastJitMs, warmNs, compiling);
                 progress.label(what + (timing ? " run " + (timedDone + 1) + "/" + runs
                         : " warm-up " + (warmed + 1) + (warmed < warmup.min() ? "/" + warmup.min() : " (more: least time, or JIT compiling)")));
                 I in = b.fresh(input);
@@ -365,7 +372,7 @@ final class Runner {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
                     perRun.put("alloc_bytes", -(double) allocatedBytes());
                 }
-                long jit0 = timing ? -1 : Warmup.jitMillis();
+                long jit0 = Warmup.jitMillis();
                 long t0 = System.nanoTime();
                 R r;
                 try {
@@ -378,10 +385,12 @@ final class Runner {
                 }
                 long t1 = System.nanoTime();
                 boolean counted = timing || warmed < warmup.min();
+                long jit1 = Warmup.jitMillis();
                 if (timing) {
                     times[timedDone++] = (t1 - t0) / 1e6;
+                    timedJitMs += jit0 < 0 || jit1 < 0 ? 0 : jit1 - jit0;
                 } else {
-                    long jit1 = Warmup.jitMillis();
+                    compiling = CompilerQueue.busy();
                     warmed++;
                     lastNs = t1 - t0;
                     warmNs += lastNs;
@@ -400,6 +409,7 @@ final class Runner {
             perRun.merge("alloc_bytes", (double) allocatedBytes(), Double::sum);
             Map<String, Long> after = inst.counters();
             after.forEach((k, val) -> perRun.merge(k, (double) val, Double::sum));
+            perRun.put("jit_ms", (double) timedJitMs);
             perRun.replaceAll((k, val) -> val / runs);
             perRun.put("warmup_runs", (double) warmed);
         }

@@ -28,10 +28,12 @@ import java.lang.management.ManagementFactory;
  * the longer programs, which their least count covers anyway.
  *
  * <p>"Still compiling" is: the JVM's total compilation time grew during the run by more than
- * {@link #QUIET_MS} ms or more than {@link #QUIET_FRACTION} of the run's time. The total counts
- * every compiler thread and every method, so some compilation unrelated to the benchmark (the
- * runner's own reporting) falls under the threshold; a JVM that does not report compilation time
- * gets the least count and time only.
+ * {@link #QUIET_MS} ms or more than {@link #QUIET_FRACTION} of the run's time, or, when the run
+ * ended, a compiler thread was compiling a method or one was queued ({@link CompilerQueue}: the
+ * total grows only when a compilation ends, so a long C2 compilation still under way looked quiet
+ * and took a core from the first timed runs). The total counts every compiler thread and every
+ * method, so some compilation unrelated to the benchmark (the runner's own reporting) falls under
+ * the threshold; a JVM that reports neither gets the least count and time only.
  *
  * @param min      untimed runs always made (the runner's {@code --warmup})
  * @param minNanos warm-up time always spent ({@code --warmup-time}, in milliseconds there)
@@ -66,9 +68,10 @@ record Warmup(int min, long minNanos, int max) {
      * @param lastRunNs   the last untimed run's wall time
      * @param lastJitMs   compilation time the JVM spent during it, or -1 if unknown
      * @param spentNs     wall time of all untimed runs so far
+     * @param compiling   whether a method was being compiled or queued when the last run ended
      * @return true to make another untimed run
      */
-    boolean another(int done, long lastRunNs, long lastJitMs, long spentNs) {
+    boolean another(int done, long lastRunNs, long lastJitMs, long spentNs, boolean compiling) {
         if (done < min) {
             return true;
         }
@@ -76,6 +79,9 @@ record Warmup(int min, long minNanos, int max) {
             return false;
         }
         if (spentNs < minNanos) {
+            return true;
+        }
+        if (compiling) {
             return true;
         }
         if (lastJitMs < 0) {

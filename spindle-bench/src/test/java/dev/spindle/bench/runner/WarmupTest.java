@@ -11,41 +11,62 @@ class WarmupTest {
     @Test
     void theLeastCountIsAlwaysMadeWhateverTheJitDoes() {
         Warmup w = new Warmup(2, 0L, 30);
-        assertTrue(w.another(0, 0, -1, 0));
-        assertTrue(w.another(1, RUN_NS, 0, RUN_NS));
-        assertTrue(w.another(1, RUN_NS, -1, RUN_NS), "an unknown compilation time does not cut the least count");
+        assertTrue(w.another(0, 0, -1, 0, false));
+        assertTrue(w.another(1, RUN_NS, 0, RUN_NS, false));
+        assertTrue(w.another(1, RUN_NS, -1, RUN_NS, false), "an unknown compilation time does not cut the least count");
     }
 
     @Test
     void afterTheLeastCountRunsAreAddedOnlyWhileTheJitCompiles() {
         Warmup w = new Warmup(2, 0L, 30);
-        assertTrue(w.another(2, RUN_NS, 40, 2 * RUN_NS), "40 ms of compilation in a 50 ms run is not quiet");
-        assertFalse(w.another(2, RUN_NS, Warmup.QUIET_MS, 2 * RUN_NS), "compilation at the quiet threshold");
-        assertFalse(w.another(2, 10L * RUN_NS, 4, 2 * RUN_NS), "4 ms in a 500 ms run is under 1%");
-        assertFalse(w.another(2, RUN_NS, -1, 2 * RUN_NS), "a JVM that does not report compilation time gets the least count");
+        assertTrue(w.another(2, RUN_NS, 40, 2 * RUN_NS, false), "40 ms of compilation in a 50 ms run is not quiet");
+        assertFalse(w.another(2, RUN_NS, Warmup.QUIET_MS, 2 * RUN_NS, false), "compilation at the quiet threshold");
+        assertFalse(w.another(2, 10L * RUN_NS, 4, 2 * RUN_NS, false), "4 ms in a 500 ms run is under 1%");
+        assertFalse(w.another(2, RUN_NS, -1, 2 * RUN_NS, false), "a JVM that does not report compilation time gets the least count");
+    }
+
+    @Test
+    void aCompilationStillUnderWayIsNotQuiet() {
+        Warmup w = new Warmup(2, 1_000_000_000L, 200);
+        assertTrue(w.another(20, RUN_NS, 0, 20 * RUN_NS, true), "no compilation ended, but one is under way");
+        assertTrue(w.another(20, RUN_NS, -1, 20 * RUN_NS, true), "the queue decides where the time is unknown");
+        assertFalse(new Warmup(2, 0L, 30).another(30, RUN_NS, 0, 30 * RUN_NS, true), "the most count bounds it");
+        assertFalse(new Warmup(2, 0L, 30).another(10, RUN_NS, 0, Warmup.BUDGET_NANOS, true), "the time budget bounds it");
+    }
+
+    @Test
+    void theCompilerQueueNamesAMethodOrIsEmpty() {
+        String busy = "Current compiles: \nC2 CompilerThread0  1818       4       a.B::step (891 bytes)\n\n"
+                + "C1 compile queue:\nEmpty\n\nC2 compile queue:\nEmpty\n";
+        String queued = "Current compiles: \n\nC1 compile queue:\n1790 3 a.B::equal (23 bytes)\n\nC2 compile queue:\nEmpty\n";
+        String idle = "Current compiles: \n\nC1 compile queue:\nEmpty\n\nC2 compile queue:\nEmpty\n";
+        assertTrue(CompilerQueue.listsMethod(busy));
+        assertTrue(CompilerQueue.listsMethod(queued));
+        assertFalse(CompilerQueue.listsMethod(idle));
+        CompilerQueue.busy();                               // on this JVM: answers, whatever it says
     }
 
     @Test
     void theMostCountAndTheTimeBudgetStopTheWarmUp() {
-        assertFalse(new Warmup(2, 0L, 5).another(5, RUN_NS, 40, 5 * RUN_NS));
-        assertTrue(new Warmup(2, 0L, 5).another(4, RUN_NS, 40, 4 * RUN_NS));
-        assertFalse(new Warmup(2, 0L, 30).another(10, RUN_NS, 40, Warmup.BUDGET_NANOS));
-        assertFalse(new Warmup(2, 0L, 2).another(2, RUN_NS, 40, 2 * RUN_NS), "max equal to min is a fixed count");
+        assertFalse(new Warmup(2, 0L, 5).another(5, RUN_NS, 40, 5 * RUN_NS, false));
+        assertTrue(new Warmup(2, 0L, 5).another(4, RUN_NS, 40, 4 * RUN_NS, false));
+        assertFalse(new Warmup(2, 0L, 30).another(10, RUN_NS, 40, Warmup.BUDGET_NANOS, false));
+        assertFalse(new Warmup(2, 0L, 2).another(2, RUN_NS, 40, 2 * RUN_NS, false), "max equal to min is a fixed count");
     }
 
     @Test
     void theLeastTimeIsSpentEvenWhenTheJitLooksQuiet() {
         Warmup w = new Warmup(2, 1_000_000_000L, 200);
-        assertTrue(w.another(2, RUN_NS, 0, 2 * RUN_NS), "100 ms of a least second spent");
-        assertTrue(w.another(19, RUN_NS, -1, 19 * RUN_NS), "the least time does not need the JIT's figures");
-        assertFalse(w.another(20, RUN_NS, 0, 20 * RUN_NS), "a second spent and the JIT quiet");
-        assertTrue(w.another(20, RUN_NS, 40, 20 * RUN_NS), "a second spent, the JIT still compiling");
-        assertFalse(new Warmup(2, 1_000_000_000L, 10).another(10, RUN_NS, 0, 10 * RUN_NS), "the most count bounds the least time");
+        assertTrue(w.another(2, RUN_NS, 0, 2 * RUN_NS, false), "100 ms of a least second spent");
+        assertTrue(w.another(19, RUN_NS, -1, 19 * RUN_NS, false), "the least time does not need the JIT's figures");
+        assertFalse(w.another(20, RUN_NS, 0, 20 * RUN_NS, false), "a second spent and the JIT quiet");
+        assertTrue(w.another(20, RUN_NS, 40, 20 * RUN_NS, false), "a second spent, the JIT still compiling");
+        assertFalse(new Warmup(2, 1_000_000_000L, 10).another(10, RUN_NS, 0, 10 * RUN_NS, false), "the most count bounds the least time");
     }
 
     @Test
     void noWarmUpMeansNone() {
-        assertFalse(new Warmup(0, 0L, 30).another(0, 0, -1, 0), "--warmup 0 measures the first run");
+        assertFalse(new Warmup(0, 0L, 30).another(0, 0, -1, 0, false), "--warmup 0 measures the first run");
     }
 
     @Test
