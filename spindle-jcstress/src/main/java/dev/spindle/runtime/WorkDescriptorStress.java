@@ -185,6 +185,51 @@ public final class WorkDescriptorStress {
     }
 
     /**
+     * The order a helper's main loop keeps after a member (Worker.runFoundThenSearch): it counts
+     * itself searching, then reports the member finished. An owner that sees every member finished
+     * also sees a hungry worker, so it opens its next descriptor at install.
+     */
+    @JCStressTest
+    @Description("finish: the owner that sees the helper's member finished also sees the helper searching")
+    @Outcome(id = "0, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself; the helper never searched")
+    @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw it hungry")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner saw the helper's member finished but not its search")
+    @State
+    public static class HungerVisibleWithFinish {
+        final Recording d = new Recording(2);
+        final IdleProtocol idle = new IdleProtocol(null);
+
+        public HungerVisibleWithFinish() {
+            d.open();
+        }
+
+        @Actor
+        public void owner(II_Result r) {
+            int ran = 1;
+            boolean helped = true;
+            while (d.ownerClaim() < 2) {
+                ran++;
+                helped = false;
+            }
+            if (!d.ownerFinished(ran)) {
+                while (!d.allFinished()) {
+                    Thread.onSpinWait();
+                }
+            }
+            r.r1 = helped ? 1 : 0;
+            r.r2 = idle.anyoneHungry() ? 1 : 0;
+        }
+
+        @Actor
+        public void helper() {
+            if (d.tryClaim() >= 0) {
+                idle.startSearching();
+                d.finishMember();
+            }
+        }
+    }
+
+    /**
      * A helper that finds the descriptor private claims nothing and marks it wanted; once the owner
      * opens it, a helper's claim and the owner's never return the same member.
      */
