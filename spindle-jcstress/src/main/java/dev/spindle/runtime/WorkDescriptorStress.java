@@ -8,7 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
-import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * jcstress tests of {@link WorkDescriptor}'s claim and finish protocol, on the owner's and a
@@ -41,9 +40,10 @@ public final class WorkDescriptorStress {
         /**
          * Owner of an open two-member descriptor whose member 1 writes 42 to {@code data[0]}:
          * runs member 1 if it claims it, otherwise waits for the helper, on the count or on the
-         * completion, then reports what it sees and whether the helper ran member 1.
+         * completion, then reports what it sees, whether the helper ran member 1, and whether
+         * the idle word shows a hungry worker.
          */
-        void ownTwo(int[] data, boolean onCount, II_Result r) {
+        void ownTwo(int[] data, boolean onCount, IdleProtocol idle, III_Result r) {
             int ran = 1;
             boolean helped = true;
             while (ownerClaim() < 2) {
@@ -59,12 +59,18 @@ public final class WorkDescriptorStress {
             }
             r.r1 = data[0];
             r.r2 = helped ? 1 : 0;
+            r.r3 = idle.anyoneHungry() ? 1 : 0;
         }
 
-        /** Helper of the same descriptor: member 1, if it claims it. */
-        void helpTwo(int[] data) {
+        /**
+         * Helper of the same descriptor, in the order a worker's main loop keeps after a member
+         * (Worker.runFoundThenSearch): member 1 if it claims it, then it counts itself searching,
+         * then it reports the member finished.
+         */
+        void helpTwo(int[] data, IdleProtocol idle) {
             if (tryClaim() >= 0) {
                 data[0] = 42;
+                idle.startSearching();
                 finishMember();
             }
         }
@@ -131,101 +137,59 @@ public final class WorkDescriptorStress {
 
     /**
      * What a helper's member wrote is visible to the owner once it knows every member finished:
-     * by its own count reaching zero or by the completion.
+     * by its own count reaching zero or by the completion. So is the helper's search, which it
+     * starts before it reports (the owner's next descriptor then opens at install).
      */
     @JCStressTest
-    @Description("finish: the owner sees the helper's member's writes once all members are counted finished")
-    @Outcome(id = "42, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself")
-    @Outcome(id = "42, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw its write")
-    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner returned without the helper's write")
+    @Description("finish: the owner sees the helper's member's writes, and the helper hungry, once all members are counted finished")
+    @Outcome(id = "42, 0, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself; the helper never searched")
+    @Outcome(id = "42, 1, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw its write and its search")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner returned without the helper's write or without seeing it hungry")
     @State
     public static class HelperWritesVisibleToOwner {
         final Recording d = new Recording(2);
         int[] data = new int[1];
+        final IdleProtocol idle = new IdleProtocol(null);
 
         public HelperWritesVisibleToOwner() {
             d.open();
         }
 
         @Actor
-        public void owner(II_Result r) {
-            d.ownTwo(data, false, r);
+        public void owner(III_Result r) {
+            d.ownTwo(data, false, idle, r);
         }
 
         @Actor
         public void helper() {
-            d.helpTwo(data);
+            d.helpTwo(data, idle);
         }
     }
 
-    /** The same through the owner's spin: it sees the helper's writes once it reads the count as zero. */
+    /** The same through the owner's spin: it sees the helper's writes and search once it reads the count as zero. */
     @JCStressTest
-    @Description("finish: the owner that reads pending as zero sees the helper's member's writes")
-    @Outcome(id = "42, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself")
-    @Outcome(id = "42, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw its write")
-    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner saw pending at zero without the helper's write")
+    @Description("finish: the owner that reads pending as zero sees the helper's member's writes and the helper hungry")
+    @Outcome(id = "42, 0, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself; the helper never searched")
+    @Outcome(id = "42, 1, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw its write and its search")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner saw pending at zero without the helper's write or its search")
     @State
     public static class HelperWritesVisibleThroughCount {
         final Recording d = new Recording(2);
         int[] data = new int[1];
+        final IdleProtocol idle = new IdleProtocol(null);
 
         public HelperWritesVisibleThroughCount() {
             d.open();
         }
 
         @Actor
-        public void owner(II_Result r) {
-            d.ownTwo(data, true, r);
+        public void owner(III_Result r) {
+            d.ownTwo(data, true, idle, r);
         }
 
         @Actor
         public void helper() {
-            d.helpTwo(data);
-        }
-    }
-
-    /**
-     * The order a helper's main loop keeps after a member (Worker.runFoundThenSearch): it counts
-     * itself searching, then reports the member finished. An owner that sees every member finished
-     * also sees a hungry worker, so it opens its next descriptor at install.
-     */
-    @JCStressTest
-    @Description("finish: the owner that sees the helper's member finished also sees the helper searching")
-    @Outcome(id = "0, 0", expect = Expect.ACCEPTABLE, desc = "the owner ran member 1 itself; the helper never searched")
-    @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "the helper ran member 1; the owner saw it hungry")
-    @Outcome(expect = Expect.FORBIDDEN, desc = "the owner saw the helper's member finished but not its search")
-    @State
-    public static class HungerVisibleWithFinish {
-        final Recording d = new Recording(2);
-        final IdleProtocol idle = new IdleProtocol(null);
-
-        public HungerVisibleWithFinish() {
-            d.open();
-        }
-
-        @Actor
-        public void owner(II_Result r) {
-            int ran = 1;
-            boolean helped = true;
-            while (d.ownerClaim() < 2) {
-                ran++;
-                helped = false;
-            }
-            if (!d.ownerFinished(ran)) {
-                while (!d.allFinished()) {
-                    Thread.onSpinWait();
-                }
-            }
-            r.r1 = helped ? 1 : 0;
-            r.r2 = idle.anyoneHungry() ? 1 : 0;
-        }
-
-        @Actor
-        public void helper() {
-            if (d.tryClaim() >= 0) {
-                idle.startSearching();
-                d.finishMember();
-            }
+            d.helpTwo(data, idle);
         }
     }
 
