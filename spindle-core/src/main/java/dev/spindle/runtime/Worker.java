@@ -482,6 +482,9 @@ public final class Worker extends Thread {
      * Runs member {@code k} of another worker's descriptor, advertising the descriptor's completion
      * as this worker's running steal (its owner's join helps with what the member creates), then
      * reports it finished.
+     *
+     * @param searchBeforeFinish count this worker searching before the report (the main loop's
+     *                           order, see {@link #runFoundThenSearch}); false in a join
      */
     private void runMemberOf(WorkDescriptor wd, int k, boolean searchBeforeFinish) {
         Task<?> outer = runningSteal;
