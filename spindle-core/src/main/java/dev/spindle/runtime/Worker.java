@@ -448,17 +448,10 @@ public final class Worker extends Thread {
         return null;
     }
 
-    /** Runs what {@link #scan} or {@link #claimOffered} found: a stolen task or a claimed member. */
-    private void runFound(Task<?> t) {
-        if (t instanceof WorkDescriptor.Completion c) {
-            runMemberOf(c.descriptor, foundMember, false);
-        } else {
-            runStolen(t);
-        }
-    }
-
     /**
-     * The main loop's {@link #runFound}: as that, but after a claimed member this worker counts
+     * Runs what {@link #scan} or {@link #claimOffered} found: a stolen task or a claimed member.
+     *
+     * <p>From the main loop ({@code searchAfterMember}), after a claimed member this worker counts
      * itself searching again <em>before</em> it reports the member finished. The owner that reads
      * the descriptor's count at zero then also sees a hungry worker (both are atomic operations on
      * this thread, in that order), so its next loop opens its descriptor at install instead of
@@ -467,12 +460,13 @@ public final class Worker extends Thread {
      * opened at install in 24% of them, now in all), which cost static ~10% of its time at two
      * workers (docs/PERFORMANCE.md, "A helper that is hungry before it reports").
      *
+     * @param searchAfterMember the main loop's order; false in a join, which is not a search
      * @return whether this worker now counts as searching
      */
-    private boolean runFoundThenSearch(Task<?> t) {
+    private boolean runFound(Task<?> t, boolean searchAfterMember) {
         if (t instanceof WorkDescriptor.Completion c) {
-            runMemberOf(c.descriptor, foundMember, true);
-            return true;
+            runMemberOf(c.descriptor, foundMember, searchAfterMember);
+            return searchAfterMember;
         }
         runStolen(t);
         return false;
@@ -484,7 +478,7 @@ public final class Worker extends Thread {
      * reports it finished.
      *
      * @param searchBeforeFinish count this worker searching before the report (the main loop's
-     *                           order, see {@link #runFoundThenSearch}); false in a join
+     *                           order, see {@link #runFound(Task, boolean)}); false in a join
      */
     private void runMemberOf(WorkDescriptor wd, int k, boolean searchBeforeFinish) {
         Task<?> outer = runningSteal;
@@ -722,7 +716,7 @@ public final class Worker extends Thread {
                 idle.stopSearching(true);
                 followPinning();
                 long start = System.nanoTime();
-                searching = runFoundThenSearch(t);
+                searching = runFound(t, true);
                 lastEnd = System.nanoTime();
                 counters.busyNanos += lastEnd - start;
                 continue;
@@ -815,7 +809,7 @@ public final class Worker extends Thread {
 
     /**
      * One pass: every other worker's offered descriptor and deque from a random start, then the
-     * submission queue. Run what it returns with {@link #runFound}.
+     * submission queue. Run what it returns with {@link #runFound(Task, boolean)}.
      */
     private Task<?> scan() {
         int n = pool.workerCount();
@@ -911,7 +905,7 @@ public final class Worker extends Thread {
                 counters.helpingJoins++;
                 long h = System.nanoTime();
                 if (stolen) {
-                    runFound(u);
+                    runFound(u, false);
                 } else {
                     runTask(u);
                 }
@@ -946,7 +940,7 @@ public final class Worker extends Thread {
                 if (w != null) {
                     counters.helpingJoins++;
                     long h = System.nanoTime();
-                    runFound(w);
+                    runFound(w, false);
                     helped += System.nanoTime() - h;
                 }
             }

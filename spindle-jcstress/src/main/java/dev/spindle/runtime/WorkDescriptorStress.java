@@ -20,7 +20,7 @@ public final class WorkDescriptorStress {
     }
 
     /** A descriptor whose members record which thread ran them. */
-    static final class Recording extends WorkDescriptor {
+    static class Recording extends WorkDescriptor {
         final int[] ranBy;
 
         Recording(int members) {
@@ -36,14 +36,27 @@ public final class WorkDescriptorStress {
         void record(int k, int who) {
             ranBy[k] += who;
         }
+    }
+
+    /**
+     * An open two-member descriptor whose member 1 writes 42 to {@code data[0]}, with the idle
+     * word its helper reports hunger on: the state of the two finish tests.
+     */
+    static final class FinishOfTwo extends Recording {
+        final int[] data = new int[1];
+        final IdleProtocol idle = new IdleProtocol(null);
+
+        FinishOfTwo() {
+            super(2);
+            open();
+        }
 
         /**
-         * Owner of an open two-member descriptor whose member 1 writes 42 to {@code data[0]}:
-         * runs member 1 if it claims it, otherwise waits for the helper, on the count or on the
-         * completion, then reports what it sees, whether the helper ran member 1, and whether
+         * Owner: runs member 1 if it claims it, otherwise waits for the helper, on the count or on
+         * the completion, then reports what it sees, whether the helper ran member 1, and whether
          * the idle word shows a hungry worker.
          */
-        void ownTwo(int[] data, boolean onCount, IdleProtocol idle, III_Result r) {
+        void own(boolean onCount, III_Result r) {
             int ran = 1;
             boolean helped = true;
             while (ownerClaim() < 2) {
@@ -63,11 +76,10 @@ public final class WorkDescriptorStress {
         }
 
         /**
-         * Helper of the same descriptor, in the order a worker's main loop keeps after a member
-         * (Worker.runFoundThenSearch): member 1 if it claims it, then it counts itself searching,
-         * then it reports the member finished.
+         * Helper, in the order a worker's main loop keeps after a member (Worker.runFound): member
+         * 1 if it claims it, then it counts itself searching, then it reports the member finished.
          */
-        void helpTwo(int[] data, IdleProtocol idle) {
+        void help() {
             if (tryClaim() >= 0) {
                 data[0] = 42;
                 idle.startSearching();
@@ -147,22 +159,16 @@ public final class WorkDescriptorStress {
     @Outcome(expect = Expect.FORBIDDEN, desc = "the owner returned without the helper's write or without seeing it hungry")
     @State
     public static class HelperWritesVisibleToOwner {
-        final Recording d = new Recording(2);
-        int[] data = new int[1];
-        final IdleProtocol idle = new IdleProtocol(null);
-
-        public HelperWritesVisibleToOwner() {
-            d.open();
-        }
+        final FinishOfTwo d = new FinishOfTwo();
 
         @Actor
         public void owner(III_Result r) {
-            d.ownTwo(data, false, idle, r);
+            d.own(false, r);
         }
 
         @Actor
         public void helper() {
-            d.helpTwo(data, idle);
+            d.help();
         }
     }
 
@@ -174,22 +180,16 @@ public final class WorkDescriptorStress {
     @Outcome(expect = Expect.FORBIDDEN, desc = "the owner saw pending at zero without the helper's write or its search")
     @State
     public static class HelperWritesVisibleThroughCount {
-        final Recording d = new Recording(2);
-        int[] data = new int[1];
-        final IdleProtocol idle = new IdleProtocol(null);
-
-        public HelperWritesVisibleThroughCount() {
-            d.open();
-        }
+        final FinishOfTwo d = new FinishOfTwo();
 
         @Actor
         public void owner(III_Result r) {
-            d.ownTwo(data, true, idle, r);
+            d.own(true, r);
         }
 
         @Actor
         public void helper() {
-            d.helpTwo(data, idle);
+            d.help();
         }
     }
 
