@@ -22,6 +22,11 @@ final class CompilerQueue {
     private CompilerQueue() {
     }
 
+    /** @return whether this JVM offers the command (HotSpot does); without it {@link #busy} is always false */
+    static boolean available() {
+        return COMMANDS != null;
+    }
+
     /**
      * @return true if a method is being compiled or waits to be; false if the JIT is idle or the
      *         JVM has no such diagnostic command (then only the compilation time decides)

@@ -43,7 +43,17 @@ class WarmupTest {
         assertTrue(CompilerQueue.listsMethod(busy));
         assertTrue(CompilerQueue.listsMethod(queued));
         assertFalse(CompilerQueue.listsMethod(idle));
-        CompilerQueue.busy();                               // on this JVM: answers, whatever it says
+    }
+
+    @Test
+    void aHotSpotJvmOffersItsCompilerQueue() {
+        String vm = System.getProperty("java.vm.name", "");
+        if (vm.contains("HotSpot") || vm.contains("OpenJDK")) {
+            assertTrue(CompilerQueue.available(), "Compiler.queue is not reachable on " + vm
+                    + ": the warm-up would fall back to finished compilations only");
+        } else {
+            assertFalse(CompilerQueue.busy(), "a JVM without the command must read as idle, on " + vm);
+        }
     }
 
     @Test
