@@ -17,6 +17,9 @@ import java.util.function.DoubleSupplier;
  */
 public final class DoubleFuture extends LazyFuture<Double> {
 
+    /** The value of a future run at its creation, when its cell is {@link Outcome#IN_HANDLE}. */
+    private double value;
+
     private DoubleFuture(ExposedFutures region, long number, Object body) {
         super(region, number, body);
     }
@@ -38,8 +41,26 @@ public final class DoubleFuture extends LazyFuture<Double> {
         }
         LatentStack s = LatentStack.current();
         ExposedFutures r = s.currentRegion();
-        long k = s.push(body);
-        return new DoubleFuture(r, k, body);
+        Object b = body;
+        Object c = null;
+        double v = 0;
+        long k;
+        if (s.runsNow()) {                                  // as in LazyFuture.create: one allocation site
+            k = s.numberRunNow();
+            b = NO_BODY;
+            try {
+                v = Outcome.invokeDouble(body);
+                c = Outcome.IN_HANDLE;
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(r, k, ex);
+            }
+        } else {
+            k = s.push(body);
+        }
+        DoubleFuture f = new DoubleFuture(r, k, b);
+        f.value = v;
+        CELL.setRelease(f, c);
+        return f;
     }
 
     /**
@@ -51,7 +72,14 @@ public final class DoubleFuture extends LazyFuture<Double> {
      */
     public final double touchDouble() {
         ExposedFutures r = region;
-        if (cell != null || !r.ownedByCurrentThread()) {   // as in touch(): C2 sees it never taken
+        if (!r.ownedByCurrentThread()) {                   // as in touch(): C2 sees it never taken
+            return touchShared();
+        }
+        Object known = cell;
+        if (known != null) {
+            if (body == NO_BODY) {
+                return known == Outcome.IN_HANDLE ? value : (Double) Outcome.report(known);   // run at its creation
+            }
             return touchShared();
         }
         if (r.popTop(body, number)) {
@@ -70,5 +98,10 @@ public final class DoubleFuture extends LazyFuture<Double> {
         CELL.setRelease(this, c);
         r.forget(number);
         return (Double) Outcome.report(c);
+    }
+
+    @Override
+    Object valueInHandle() {
+        return value;
     }
 }

@@ -17,6 +17,9 @@ import java.util.function.IntSupplier;
  */
 public final class IntFuture extends LazyFuture<Integer> {
 
+    /** The value of a future run at its creation, when its cell is {@link Outcome#IN_HANDLE}. */
+    private int value;
+
     private IntFuture(ExposedFutures region, long number, Object body) {
         super(region, number, body);
     }
@@ -38,8 +41,26 @@ public final class IntFuture extends LazyFuture<Integer> {
         }
         LatentStack s = LatentStack.current();
         ExposedFutures r = s.currentRegion();
-        long k = s.push(body);
-        return new IntFuture(r, k, body);
+        Object b = body;
+        Object c = null;
+        int v = 0;
+        long k;
+        if (s.runsNow()) {                                  // as in LazyFuture.create: one allocation site
+            k = s.numberRunNow();
+            b = NO_BODY;
+            try {
+                v = Outcome.invokeInt(body);
+                c = Outcome.IN_HANDLE;
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(r, k, ex);
+            }
+        } else {
+            k = s.push(body);
+        }
+        IntFuture f = new IntFuture(r, k, b);
+        f.value = v;
+        CELL.setRelease(f, c);
+        return f;
     }
 
     /**
@@ -51,7 +72,14 @@ public final class IntFuture extends LazyFuture<Integer> {
      */
     public final int touchInt() {
         ExposedFutures r = region;
-        if (cell != null || !r.ownedByCurrentThread()) {   // as in touch(): C2 sees it never taken
+        if (!r.ownedByCurrentThread()) {                   // as in touch(): C2 sees it never taken
+            return touchShared();
+        }
+        Object known = cell;
+        if (known != null) {
+            if (body == NO_BODY) {
+                return known == Outcome.IN_HANDLE ? value : (Integer) Outcome.report(known);   // run at its creation
+            }
             return touchShared();
         }
         if (r.popTop(body, number)) {
@@ -70,5 +98,10 @@ public final class IntFuture extends LazyFuture<Integer> {
         CELL.setRelease(this, c);
         r.forget(number);
         return (Integer) Outcome.report(c);
+    }
+
+    @Override
+    Object valueInHandle() {
+        return value;
     }
 }

@@ -25,6 +25,11 @@ import java.util.WeakHashMap;
  * handle's number and runs it inline. Both are plain loads and stores on the owner's fields: no
  * lock, CAS or fence, and since the stack never holds the handle, escape analysis can remove it.
  *
+ * <p>Only a few futures are pushed: while the stack already keeps {@code keep} latent futures
+ * above its floor (2 + log2 P) and nobody asked for work, a new future of the object API runs at
+ * its creation instead ({@link #runsNow}) — the serial order, a method call's cost, and nothing
+ * a hungry worker would have been given, since it is only ever given the oldest.
+ *
  * <p>A latent future becomes visible to other threads only by <em>promotion</em>, which only the
  * owner performs: it wraps the entry in a {@link PromotedFuture} task, records the task in the
  * future's {@link ExposedFutures} table under its number (a concurrent map that publishes it
@@ -109,6 +114,7 @@ public final class LatentStack extends LatentStackRequest {
 
     private LatentStack(Worker worker, SpindlePool pool, Thread owner) {
         super(worker, pool, owner);
+        this.keep = worker != null ? worker.latentKeep() : FutureCall.EXTERNAL_DEPTH;
     }
 
     /**
@@ -120,6 +126,12 @@ public final class LatentStack extends LatentStackRequest {
         return Thread.currentThread() instanceof Worker w ? w.latentStack() : EXTERNAL.get();
     }
 
+    /**
+     * How many latent futures above the floor this stack keeps before a new future runs at its
+     * creation (see {@link #runsNow}): {@code Worker.latentKeep()}, 2 + log2(P), for a worker;
+     * {@code FutureCall.EXTERNAL_DEPTH} for a thread that is not a worker.
+     */
+    private final int keep;
     /** A thread that is not a worker: its newest promotion, to avoid flooding the submission queue. */
     private ClaimableTask lastPromoted;
     /** A thread that is not a worker: woven calls until it next offers work. */
@@ -128,6 +140,44 @@ public final class LatentStack extends LatentStackRequest {
     private int externalDeferred;
 
     // ------------------------------------------------------------------ owner fast path
+
+    /**
+     * Owner, as a future of the object API is created: true if it should run now, at its
+     * creation, instead of being pushed latent — when this stack already keeps {@link #keep}
+     * latent futures that a hungry worker could be given and nobody asked for work. Those kept are
+     * the oldest, the largest pieces of a recursion; a future deeper down runs as the call it
+     * stands for, which is the serial program's order and costs a method call, and escape
+     * analysis removes its handle. A request, or a stack emptied by promotions, makes the next
+     * futures latent again. Never true under spawn=always.
+     *
+     * @return whether to run the future at its creation
+     */
+    boolean runsNow() {
+        return MODE != SpawnMode.ALWAYS && top - Math.max(base, floor) >= keep
+                && (int) REQUESTED.getOpaque(this) == NONE;
+    }
+
+    /**
+     * Owner: the number of a future run at its creation (counted as created and run inline).
+     *
+     * @return the number
+     */
+    long numberRunNow() {
+        return created++;
+    }
+
+    /**
+     * Owner: a future run at its creation failed. Its outcome goes into the pool's untouched-failure
+     * ledger with a report's handle, so that a failure nobody touches is still reported; a touch
+     * or a scope marks it observed.
+     *
+     * @return the outcome to store in the future's handle
+     */
+    Outcome failedAtCreation(ExposedFutures r, long number, Throwable ex) {
+        Outcome o = Outcome.failed(ex);
+        pool.untouchedFailures().add(LazyFuture.view(r, number, o), o);
+        return o;
+    }
 
     /**
      * Owner: pushes an entry — a future of the object API as its body (nothing here holds the

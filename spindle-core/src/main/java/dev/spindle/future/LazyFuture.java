@@ -17,9 +17,11 @@ import java.util.function.Supplier;
  * A future whose parallelism the runtime decides: {@code Spindle.future(body)} records the body
  * and returns at once; the caller's code continues; {@link #touch()} returns the value.
  *
- * <p>A new future is <em>latent</em>: a plain entry on its creator's {@link LatentStack}. If
- * nobody asks for work, the body runs when the future is touched, on the touching thread, as a
- * method call. When other workers are hungry the creator promotes its oldest latent futures into
+ * <p>A new future is <em>latent</em> — a plain entry on its creator's {@link LatentStack}, run
+ * when it is touched, on the touching thread, as a method call — while its creator keeps only a
+ * few latent futures; beyond those (2 + log2 of the pool's parallelism) and while nobody asks for
+ * work, it <em>runs at its creation</em>, as the call it stands for, and its handle holds the
+ * outcome. When other workers are hungry the creator promotes its oldest latent futures into
  * stealable tasks. Either way a future declares that its body may run concurrently with the code
  * that follows its creation, and every rule below holds whatever the runtime decided:
  * <ul>
@@ -48,8 +50,9 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <h2>Cost</h2>
- * The creator's stack records the future as (body, number, {@link ExposedFutures} table), never
- * the handle; the handle holds the same three and, once known, the outcome. So creating and
+ * A future run at its creation costs a few loads and compares and the call of the body; its
+ * handle is created holding the outcome. The creator's stack records a latent future as (body,
+ * number, {@link ExposedFutures} table), never the handle; the handle holds the same three and, once known, the outcome. So creating and
  * touching a future nobody promoted is a handful of plain loads and stores on the creator's stack,
  * plus the call of the body, and where the handle does not escape the method that creates and
  * touches it, C2's escape analysis removes it: such a future allocates only the caller's lambda.
@@ -70,8 +73,12 @@ public class LazyFuture<T> implements Future<T> {
     /** {@link #step}'s answers besides a final cell value. */
     private static final Object RUN_HERE = new Object();
     private static final Object TIMED_OUT = new Object();
-    /** The body of a report's handle: never on a stack, so such a handle never pops an entry. */
-    private static final Object NO_BODY = new Object();
+    /**
+     * The body of a handle whose outcome was known when it was made — a report's, or a future run
+     * at its creation: never on a stack, so such a handle never pops an entry, and its cell is
+     * final from the start.
+     */
+    static final Object NO_BODY = new Object();
 
     static {
         try {
@@ -121,13 +128,29 @@ public class LazyFuture<T> implements Future<T> {
         // Written out here and in each primitive future, not in a constructor: a constructor that
         // pushed would be compiled on its own into a method too big to inline, and the handle,
         // passed to it as `this`, would escape (measured: 2 of 6 JVMs at 33.5 bytes per future).
+        // One allocation site for both decisions: two would merge and keep the handle.
         if (LatentStack.TRACE) {
             body = new TracedBody(body);
         }
         LatentStack s = LatentStack.current();
         ExposedFutures r = s.currentRegion();
-        long k = s.push(body);
-        return new LazyFuture<>(r, k, body);
+        Object b = body;
+        Object c = null;
+        long k;
+        if (s.runsNow()) {
+            k = s.numberRunNow();
+            b = NO_BODY;
+            try {
+                c = Outcome.encode(Outcome.invoke(body));
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(r, k, ex);
+            }
+        } else {
+            k = s.push(body);
+        }
+        LazyFuture<T> f = new LazyFuture<>(r, k, b);
+        CELL.setRelease(f, c);
+        return f;
     }
 
     /**
@@ -178,8 +201,15 @@ public class LazyFuture<T> implements Future<T> {
     @SuppressWarnings("unchecked")
     public final T touch() {
         ExposedFutures r = region;
-        if (cell != null || !r.ownedByCurrentThread()) {   // tested on every touch: C2 sees it never taken
+        if (!r.ownedByCurrentThread()) {                   // tested on every touch: C2 sees it never taken
             return touchShared();
+        }
+        Object known = cell;
+        if (known != null) {
+            if (body == NO_BODY) {
+                return (T) (known == Outcome.IN_HANDLE ? valueInHandle() : Outcome.report(known));   // run at its creation
+            }
+            return touchShared();                          // touched again
         }
         if (r.popTop(body, number)) {
             cell = Outcome.RUNNING;
@@ -234,8 +264,17 @@ public class LazyFuture<T> implements Future<T> {
                     region.forget(number);            // only the owner drops entries: its touch relies on them
                 }
             }
-            return c;
+            return c == Outcome.IN_HANDLE ? valueInHandle() : c;
         }
+    }
+
+    /**
+     * A primitive future run at its creation: its value, boxed (see {@link Outcome#IN_HANDLE}).
+     *
+     * @return the boxed value
+     */
+    Object valueInHandle() {
+        throw new IllegalStateException("not a primitive future: " + this);
     }
 
     /**

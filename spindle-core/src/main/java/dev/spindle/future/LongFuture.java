@@ -26,6 +26,9 @@ import java.util.function.LongSupplier;
  */
 public final class LongFuture extends LazyFuture<Long> {
 
+    /** The value of a future run at its creation, when its cell is {@link Outcome#IN_HANDLE}. */
+    private long value;
+
     private LongFuture(ExposedFutures region, long number, Object body) {
         super(region, number, body);
     }
@@ -47,8 +50,26 @@ public final class LongFuture extends LazyFuture<Long> {
         }
         LatentStack s = LatentStack.current();
         ExposedFutures r = s.currentRegion();
-        long k = s.push(body);
-        return new LongFuture(r, k, body);
+        Object b = body;
+        Object c = null;
+        long v = 0;
+        long k;
+        if (s.runsNow()) {                                  // as in LazyFuture.create: one allocation site
+            k = s.numberRunNow();
+            b = NO_BODY;
+            try {
+                v = Outcome.invokeLong(body);
+                c = Outcome.IN_HANDLE;
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(r, k, ex);
+            }
+        } else {
+            k = s.push(body);
+        }
+        LongFuture f = new LongFuture(r, k, b);
+        f.value = v;
+        CELL.setRelease(f, c);
+        return f;
     }
 
     /**
@@ -60,7 +81,14 @@ public final class LongFuture extends LazyFuture<Long> {
      */
     public final long touchLong() {
         ExposedFutures r = region;
-        if (cell != null || !r.ownedByCurrentThread()) {   // as in touch(): C2 sees it never taken
+        if (!r.ownedByCurrentThread()) {                   // as in touch(): C2 sees it never taken
+            return touchShared();
+        }
+        Object known = cell;
+        if (known != null) {
+            if (body == NO_BODY) {
+                return known == Outcome.IN_HANDLE ? value : (Long) Outcome.report(known);   // run at its creation
+            }
             return touchShared();
         }
         if (r.popTop(body, number)) {
@@ -79,5 +107,10 @@ public final class LongFuture extends LazyFuture<Long> {
         CELL.setRelease(this, c);
         r.forget(number);
         return (Long) Outcome.report(c);
+    }
+
+    @Override
+    Object valueInHandle() {
+        return value;
     }
 }

@@ -18,6 +18,14 @@ final class Outcome {
     static final Outcome CANCELLED = new Outcome(null, null);
     /** The cell of a handle whose touch runs the body inline (always on the future's owner). */
     static final Outcome RUNNING = new Outcome(null, null);
+    /**
+     * The cell of a primitive future run at its creation: the value is in the handle's primitive
+     * field, written before this marker (release). Final, like a result; {@code LazyFuture.resolve}
+     * boxes the value for the paths that return objects. It keeps the owner's touch free of a box
+     * that escape analysis could not remove (C2 inlines {@code Long.valueOf}, whose cached and new
+     * boxes merge: measured 26.2 bytes per future on fib with the box, 16.0 without).
+     */
+    static final Outcome IN_HANDLE = new Outcome(null, null);
     private static final int MAX_TOUCH_SITES = 8;
 
     final Object value;

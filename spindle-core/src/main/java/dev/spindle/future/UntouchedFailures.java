@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * The failures of one pool's futures that ran without a touch (promoted and run by the scheduler,
- * or settled at the end of the task that created them) and that nobody has observed yet. Kept
+ * settled at the end of the task that created them, or run at their creation) and that nobody
+ * has observed yet. Kept
  * until the pool closes; observed entries are dropped as new ones arrive.
  */
 public final class UntouchedFailures {
@@ -14,7 +15,11 @@ public final class UntouchedFailures {
     private volatile UntouchedFailureHandler handler = UntouchedFailureHandler.LOG;
     private int purgeAt = 64;
 
-    private record Entry(PromotedFuture future, Outcome outcome) {
+    /** {@code source}: the {@link PromotedFuture}, or the report's handle of a future that failed at its creation. */
+    private record Entry(Object source, Outcome outcome) {
+        LazyFuture<?> view() {
+            return source instanceof PromotedFuture p ? p.view() : (LazyFuture<?>) source;
+        }
     }
 
     /** Creates an empty ledger (one per pool). */
@@ -31,11 +36,20 @@ public final class UntouchedFailures {
     }
 
     synchronized void add(PromotedFuture f, Outcome o) {
+        addEntry(f, o);
+    }
+
+    /** A future that ran at its creation and failed; {@code view} is a report's handle on it. */
+    synchronized void add(LazyFuture<?> view, Outcome o) {
+        addEntry(view, o);
+    }
+
+    private void addEntry(Object source, Outcome o) {
         if (entries.size() >= purgeAt) {
             entries.removeIf(e -> e.outcome.observed);
             purgeAt = Math.max(64, entries.size() * 2);
         }
-        entries.add(new Entry(f, o));
+        entries.add(new Entry(source, o));
     }
 
     /**
@@ -54,7 +68,7 @@ public final class UntouchedFailures {
             if (!e.outcome.observed) {
                 e.outcome.observed = true;
                 try {
-                    h.untouched(e.future.view(), e.outcome.failure);
+                    h.untouched(e.view(), e.outcome.failure);
                 } catch (Throwable ex) {
                     System.getLogger("dev.spindle.future").log(System.Logger.Level.ERROR,
                             "untouched-failure handler threw", ex);

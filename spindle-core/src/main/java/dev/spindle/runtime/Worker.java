@@ -198,6 +198,21 @@ public final class Worker extends Thread {
     }
 
     /**
+     * For the futures runtime: how many latent futures of the object API this worker keeps before
+     * new ones run at their creation (see {@code LatentStack.runsNow}): 2 + log2(parallelism) —
+     * the depth woven calls defer to, but 2 in a pool of one worker, where woven calls defer
+     * nothing: a few latent futures cost nothing measurable there and keep every future's
+     * semantics (latent, promoted, run at its touch) reachable at one worker — or
+     * {@code -Dspindle.directive.depth}.
+     *
+     * @return the number of latent futures kept
+     */
+    public int latentKeep() {
+        int p = pool.parallelism();
+        return DEPTH_OVERRIDE >= 0 ? DEPTH_OVERRIDE : 2 + (32 - Integer.numberOfLeadingZeros(Math.max(1, p) - 1));
+    }
+
+    /**
      * Owner, for the futures runtime: how many more frames on the current call path may defer a
      * woven call (see {@link #deferRoom}).
      *

@@ -84,9 +84,9 @@ public final class AdaptiveIntegration extends FutureProgram<Double, Double> {
         if (Math.abs(l + r - area) < eps) {
             return l + r;
         }
-        DoubleFuture right = Spindle.futureDouble(() -> spindle(m, b, fm, fb, r, eps));
-        double left = spindle(a, m, fa, fm, l, eps);
-        return left + right.touchDouble();
+        DoubleFuture left = Spindle.futureDouble(() -> spindle(a, m, fa, fm, l, eps));
+        double right = spindle(m, b, fm, fb, r, eps);
+        return left.touchDouble() + right;
     }
 
     @Override

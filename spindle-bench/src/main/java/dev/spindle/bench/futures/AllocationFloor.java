@@ -151,6 +151,107 @@ public final class AllocationFloor {
         return h.touch() + b;
     }
 
+    /** Form F's stack beside {@link #stack}: each entry's int argument. */
+    private static int[] arguments = new int[256];
+    private static final java.util.function.IntToLongFunction ARGUMENT_FORM = AllocationFloor::argumentForm;
+
+    /**
+     * Form F: no lambda. The stack holds a function that captures nothing (one instance for every
+     * call) and, beside it, the int argument and the future's number; the handle holding the
+     * three is removed by escape analysis, as in D. What a future given as (function, argument)
+     * instead of a capturing lambda can cost at best.
+     */
+    static long argumentForm(int n) {
+        if (n < 2) {
+            return n;
+        }
+        java.util.function.IntToLongFunction fn = ARGUMENT_FORM;
+        Object[] a = stack;
+        int t = top;
+        long k = created++;
+        a[t] = fn;
+        arguments[t] = n - 1;
+        numbers[t] = k;
+        top = t + 1;
+        long b = argumentForm(n - 2);
+        t = top - 1;
+        if (a[t] != fn || numbers[t] != k) {
+            return (long) notOnTop(k);
+        }
+        a[t] = null;
+        top = t;
+        return fn.applyAsLong(arguments[t]) + b;
+    }
+
+    /** Form G's bound: how many latent entries the stack keeps before futures run at their creation. */
+    static int keepLatent = 3;
+
+    /**
+     * Form G: D, except that a future created while the stack already holds {@link #keepLatent}
+     * latent entries runs at once, at its creation, and its handle holds the result: what a
+     * future costs when the runtime keeps only a few of them latent.
+     */
+    static final class EagerHandle {
+        final long number;
+        final LongSupplier body;
+        long value;
+        boolean done;
+
+        EagerHandle(long number, LongSupplier body) {
+            this.number = number;
+            this.body = body;
+        }
+
+        static EagerHandle create(LongSupplier body) {
+            int t = top;
+            long k = created++;
+            boolean now = t >= keepLatent;
+            long v = 0;
+            if (now) {
+                v = body.getAsLong();
+            } else {
+                stack[t] = body;
+                numbers[t] = k;
+                top = t + 1;
+            }
+            EagerHandle h = new EagerHandle(k, body);      // one allocation site: C2 removes it
+            h.value = v;
+            h.done = now;
+            return h;
+        }
+
+        long touch() {
+            if (done) {
+                return value;
+            }
+            int t = top - 1;
+            if (stack[t] == body && numbers[t] == number) {
+                stack[t] = null;
+                top = t;
+                return body.getAsLong();
+            }
+            return (long) notOnTop(number);
+        }
+    }
+
+    static long runAtCreation(int n) {
+        if (n < 2) {
+            return n;
+        }
+        EagerHandle h = EagerHandle.create(() -> runAtCreation(n - 1));
+        long b = runAtCreation(n - 2);
+        return h.touch() + b;
+    }
+
+    static long spindleLong(int n) {
+        if (n < 2) {
+            return n;
+        }
+        dev.spindle.future.LongFuture f = Spindle.futureLong(() -> spindleLong(n - 1));
+        long b = spindleLong(n - 2);
+        return f.touchLong() + b;
+    }
+
     static long spindle(int n) {
         if (n < 2) {
             return n;
@@ -169,8 +270,8 @@ public final class AllocationFloor {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 36;
         long futures = fibCalls(n);
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        double[][] t = new double[5][9];
-        double[] bytes = new double[5];
+        double[][] t = new double[8][9];
+        double[] bytes = new double[8];
         try (SpindlePool pool = new SpindlePool(1)) {
             java.util.List<java.util.function.LongSupplier> forms = java.util.List.of(() -> seq(n), () -> lambdaOnly(n),
                     () -> lambdaAndHandle(n), () -> scalarHandle(n), () -> pool.invoke(new Task<Long>() {
@@ -178,7 +279,12 @@ public final class AllocationFloor {
                         protected Long compute() {
                             return spindle(n);
                         }
-                    }));
+                    }), () -> argumentForm(n), () -> pool.invoke(new Task<Long>() {
+                        @Override
+                        protected Long compute() {
+                            return spindleLong(n);
+                        }
+                    }), () -> runAtCreation(n));
             for (int r = 0; r < 12; r++) {
                 long expected = -1;
                 for (int f = 0; f < forms.size(); f++) {
@@ -200,7 +306,9 @@ public final class AllocationFloor {
             }
         }
         String[] names = {"plain recursion", "A: lambda + array push/pop", "B: A + 16-byte handle + boxed result",
-                "D: A + a handle escape analysis removes", "C: Spindle.future at 1 worker"};
+                "D: A + a handle escape analysis removes", "C: Spindle.future at 1 worker",
+                "F: function + int argument, no lambda", "C': Spindle.futureLong at 1 worker",
+                "G: D, run at creation beyond 3 latent"};
         double base = median(t[0]);
         System.out.printf(Locale.ROOT, "fib(%d), %s, median of 9; bytes per future over every thread%n", n, Runtime.version());
         for (int i = 0; i < names.length; i++) {

@@ -114,12 +114,12 @@ public final class Fft extends FutureProgram<Fft.Signal, double[]> {
             out[2 * o + 1] = s.im[off];
             return;
         }
-        LazyFuture<Void> odd = Spindle.future(() -> {
-            spindle(s, off + stride, 2 * stride, n / 2, out, o + n / 2);
+        LazyFuture<Void> even = Spindle.future(() -> {
+            spindle(s, off, 2 * stride, n / 2, out, o);
             return null;
         });
-        spindle(s, off, 2 * stride, n / 2, out, o);
-        odd.touch();
+        spindle(s, off + stride, 2 * stride, n / 2, out, o + n / 2);
+        even.touch();
         combine(s, stride, n, out, o);
     }
 

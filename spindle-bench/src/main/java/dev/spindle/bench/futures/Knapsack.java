@@ -127,16 +127,20 @@ public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
         if (i == it.weight.length || bound(it, i, weight, value) <= best.get()) {
             return;
         }
-        // The "leave" branch is the future: the creator goes on with "take", so at one worker the
-        // search order (and so the pruning) is the sequential one.
-        LazyFuture<Void> leave = Spindle.future(() -> {
-            spindle(it, i + 1, weight, value, best);
-            return null;
-        });
+        // The "take" branch, searched first by the sequential code, is the future: a future that
+        // runs at its creation (all but the few the runtime keeps latent) keeps the sequential
+        // search order, and so its pruning.
+        LazyFuture<Void> take = null;
         if (weight + it.weight[i] <= it.capacity) {
-            spindle(it, i + 1, weight + it.weight[i], value + it.value[i], best);
+            take = Spindle.future(() -> {
+                spindle(it, i + 1, weight + it.weight[i], value + it.value[i], best);
+                return null;
+            });
         }
-        leave.touch();
+        spindle(it, i + 1, weight, value, best);
+        if (take != null) {
+            take.touch();
+        }
     }
 
     @Override

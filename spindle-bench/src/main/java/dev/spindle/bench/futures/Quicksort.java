@@ -116,12 +116,12 @@ public final class Quicksort extends FutureProgram<int[], int[]> {
             return;
         }
         int p = partition(a, lo, hi);
-        LazyFuture<Void> right = Spindle.future(() -> {
-            spindle(a, p + 1, hi);
+        LazyFuture<Void> left = Spindle.future(() -> {
+            spindle(a, lo, p);
             return null;
         });
-        spindle(a, lo, p);
-        right.touch();
+        spindle(a, p + 1, hi);
+        left.touch();
     }
 
     @Override

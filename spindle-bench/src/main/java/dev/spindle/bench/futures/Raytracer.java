@@ -84,12 +84,12 @@ public final class Raytracer extends FutureProgram<Raytracer.Scene, int[]> {
             return;
         }
         int mid = (lo + hi) >>> 1;
-        LazyFuture<Void> right = Spindle.future(() -> {
-            spindle(s, img, mid, hi);
+        LazyFuture<Void> left = Spindle.future(() -> {
+            spindle(s, img, lo, mid);
             return null;
         });
-        spindle(s, img, lo, mid);
-        right.touch();
+        spindle(s, img, mid, hi);
+        left.touch();
     }
 
     @Override

@@ -119,9 +119,9 @@ public final class TreeSum extends FutureProgram<TreeSum.Tree, Long> {
         if (n == null) {
             return 0;
         }
-        LongFuture right = Spindle.futureLong(() -> spindle(n.right));
-        long left = spindle(n.left);
-        return left + right.touchLong() + n.value;
+        LongFuture left = Spindle.futureLong(() -> spindle(n.left));
+        long right = spindle(n.right);
+        return left.touchLong() + right + n.value;
     }
 
     @Override
