@@ -17,7 +17,7 @@ import java.util.function.IntSupplier;
  */
 public final class IntFuture extends LazyFuture<Integer> {
 
-    /** The value of a future run at its creation, when its cell is {@link Outcome#IN_HANDLE}. */
+    /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private int value;
 
     private IntFuture(ExposedFutures region, long number, Object body) {
@@ -77,8 +77,11 @@ public final class IntFuture extends LazyFuture<Integer> {
         }
         Object known = cell;
         if (known != null) {
+            if (known == Outcome.IN_HANDLE) {
+                return value;                                  // run at its creation, or touched before
+            }
             if (body == NO_BODY) {
-                return known == Outcome.IN_HANDLE ? value : (Integer) Outcome.report(known);   // run at its creation
+                return (Integer) Outcome.report(known);            // failed at its creation
             }
             return touchShared();
         }
@@ -91,7 +94,8 @@ public final class IntFuture extends LazyFuture<Integer> {
                 CELL.setRelease(this, Outcome.failedTouched(ex));
                 throw Outcome.forTouch(ex);
             }
-            CELL.setRelease(this, (Integer) v);                // removed with the handle where it does not escape
+            value = v;                                         // not boxed: see Outcome.IN_HANDLE
+            CELL.setRelease(this, Outcome.IN_HANDLE);          // removed with the handle where it does not escape
             return v;
         }
         Object c = r.settleOwned(number, body);

@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  */
 public final class LongFuture extends LazyFuture<Long> {
 
-    /** The value of a future run at its creation, when its cell is {@link Outcome#IN_HANDLE}. */
+    /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private long value;
 
     private LongFuture(ExposedFutures region, long number, Object body) {
@@ -86,8 +86,11 @@ public final class LongFuture extends LazyFuture<Long> {
         }
         Object known = cell;
         if (known != null) {
+            if (known == Outcome.IN_HANDLE) {
+                return value;                                  // run at its creation, or touched before
+            }
             if (body == NO_BODY) {
-                return known == Outcome.IN_HANDLE ? value : (Long) Outcome.report(known);   // run at its creation
+                return (Long) Outcome.report(known);            // failed at its creation
             }
             return touchShared();
         }
@@ -100,7 +103,8 @@ public final class LongFuture extends LazyFuture<Long> {
                 CELL.setRelease(this, Outcome.failedTouched(ex));
                 throw Outcome.forTouch(ex);
             }
-            CELL.setRelease(this, (Long) v);                // removed with the handle where it does not escape
+            value = v;                                         // not boxed: see Outcome.IN_HANDLE
+            CELL.setRelease(this, Outcome.IN_HANDLE);          // removed with the handle where it does not escape
             return v;
         }
         Object c = r.settleOwned(number, body);

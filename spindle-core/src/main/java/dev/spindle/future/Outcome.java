@@ -19,8 +19,8 @@ final class Outcome {
     /** The cell of a handle whose touch runs the body inline (always on the future's owner). */
     static final Outcome RUNNING = new Outcome(null, null);
     /**
-     * The cell of a primitive future run at its creation: the value is in the handle's primitive
-     * field, written before this marker (release). Final, like a result; {@code LazyFuture.resolve}
+     * The cell of a primitive future run at its creation or at its owner's touch: the value is in
+     * the handle's primitive field, written before this marker (release). Final, like a result; {@code LazyFuture.resolve}
      * boxes the value for the paths that return objects. It keeps the owner's touch free of a box
      * that escape analysis could not remove (C2 inlines {@code Long.valueOf}, whose cached and new
      * boxes merge: measured 26.2 bytes per future on fib with the box, 16.0 without).
