@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 
 /**
  * A future whose parallelism the runtime decides: {@code Spindle.future(body)} records the body
- * and returns at once; the caller's code continues; {@link #touch()} returns the value.
+ * (or runs it there, see below) and returns; the caller's code continues; {@link #touch()}
+ * returns the value.
  *
  * <p>A new future is <em>latent</em> — a plain entry on its creator's {@link LatentStack}, run
  * when it is touched, on the touching thread, as a method call — while its creator keeps only a
@@ -52,9 +53,9 @@ import java.util.function.Supplier;
  * <h2>Cost</h2>
  * A future run at its creation costs a few loads and compares and the call of the body; its
  * handle is created holding the outcome. The creator's stack records a latent future as (body,
- * number, {@link ExposedFutures} table), never the handle; the handle holds the same three and, once known, the outcome. So creating and
- * touching a future nobody promoted is a handful of plain loads and stores on the creator's stack,
- * plus the call of the body, and where the handle does not escape the method that creates and
+ * number, {@link ExposedFutures} table), never the handle; the handle holds the same three and,
+ * once known, the outcome. So creating and touching a future nobody promoted is a handful of
+ * plain loads and stores on the creator's stack, plus the call of the body, and where the handle does not escape the method that creates and
  * touches it, C2's escape analysis removes it: such a future allocates only the caller's lambda.
  * A future that leaves the stack without its handle (promoted, or run outside a touch) is found
  * through the table by its number. A thread touching a future that is latent in <em>another</em>
