@@ -153,7 +153,7 @@ public final class LatentStack extends LatentStackRequest {
      * @return whether to run the future at its creation
      */
     boolean runsNow() {
-        return MODE != SpawnMode.ALWAYS && top - Math.max(base, floor) >= keep
+        return MODE != SpawnMode.ALWAYS && top - oldestGivable() >= keep
                 && (int) REQUESTED.getOpaque(this) == NONE;
     }
 
@@ -311,9 +311,9 @@ public final class LatentStack extends LatentStackRequest {
      */
     void pushDeferred(FutureCall c) {
         push(c);
-        if (MODE == SpawnMode.AUTO && worker != null && top > Math.max(base, floor)
+        if (MODE == SpawnMode.AUTO && worker != null && top > oldestGivable()
                 && pool.hasParkedWorkers() && !offersWork()) {
-            promoteAt(Math.max(base, floor), "a worker is parked");
+            promoteAt(oldestGivable(), "a worker is parked");
         }
     }
 
@@ -517,9 +517,9 @@ public final class LatentStack extends LatentStackRequest {
         int r = (int) REQUESTED.getOpaque(this) == NONE ? NONE : (int) REQUESTED.getAndSet(this, NONE);
         if (r == ALL) {
             exposeAll("a thread waits for one of them");
-        } else if (MODE == SpawnMode.AUTO && top > Math.max(base, floor)
+        } else if (MODE == SpawnMode.AUTO && top > oldestGivable()
                 && (r == ONE || worker == null && pool.hasIdleWorkers()) && !offersWork()) {
-            promoteAt(Math.max(base, floor), r == ONE ? "demand" : "idle workers");
+            promoteAt(oldestGivable(), r == ONE ? "demand" : "idle workers");
         }
     }
 
@@ -705,9 +705,17 @@ public final class LatentStack extends LatentStackRequest {
         return externalDeferred;
     }
 
+    /**
+     * Owner: the position of the oldest latent future a hungry worker may be given — the oldest
+     * above the innermost stolen task's floor; entries from there to {@code top} are givable.
+     */
+    private int oldestGivable() {
+        return Math.max(base, floor);
+    }
+
     /** Owner: true if no latent entry above the floor could be given to a hungry worker. */
     boolean nothingToGive() {
-        return top <= Math.max(base, floor);
+        return top <= oldestGivable();
     }
 
     // ------------------------------------------------------------------ requests from other threads
