@@ -20,8 +20,11 @@ public final class DoubleFuture extends LazyFuture<Double> {
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private double value;
 
-    private DoubleFuture(ExposedFutures region, long number, Object body) {
-        super(region, number, body);
+    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
+    private DoubleFuture(LatentStack s, Object body) {
+        super(s, s.admitDouble(body));
+        value = Double.longBitsToDouble(s.madeBits);
+        CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
 
     /**
@@ -36,31 +39,7 @@ public final class DoubleFuture extends LazyFuture<Double> {
     }
 
     static DoubleFuture create(Object body) {
-        if (LatentStack.TRACE) {
-            body = new TracedBody(body);
-        }
-        LatentStack s = LatentStack.current();
-        ExposedFutures r = s.currentRegion();
-        Object b = body;
-        Object c = null;
-        double v = 0;
-        long k;
-        if (s.runsNow()) {                                  // as in LazyFuture.create: one allocation site
-            k = s.numberRunNow();
-            b = NO_BODY;
-            try {
-                v = Outcome.invokeDouble(body);
-                c = Outcome.IN_HANDLE;
-            } catch (Throwable ex) {
-                c = s.failedAtCreation(r, k, ex);
-            }
-        } else {
-            k = s.push(body);
-        }
-        DoubleFuture f = new DoubleFuture(r, k, b);
-        f.value = v;
-        CELL.setRelease(f, c);
-        return f;
+        return new DoubleFuture(LatentStack.current(), body);      // small for C1: see LatentStack.admit
     }
 
     /**

@@ -20,8 +20,11 @@ public final class IntFuture extends LazyFuture<Integer> {
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private int value;
 
-    private IntFuture(ExposedFutures region, long number, Object body) {
-        super(region, number, body);
+    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
+    private IntFuture(LatentStack s, Object body) {
+        super(s, s.admitInt(body));
+        value = (int) s.madeBits;
+        CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
 
     /**
@@ -36,31 +39,7 @@ public final class IntFuture extends LazyFuture<Integer> {
     }
 
     static IntFuture create(Object body) {
-        if (LatentStack.TRACE) {
-            body = new TracedBody(body);
-        }
-        LatentStack s = LatentStack.current();
-        ExposedFutures r = s.currentRegion();
-        Object b = body;
-        Object c = null;
-        int v = 0;
-        long k;
-        if (s.runsNow()) {                                  // as in LazyFuture.create: one allocation site
-            k = s.numberRunNow();
-            b = NO_BODY;
-            try {
-                v = Outcome.invokeInt(body);
-                c = Outcome.IN_HANDLE;
-            } catch (Throwable ex) {
-                c = s.failedAtCreation(r, k, ex);
-            }
-        } else {
-            k = s.push(body);
-        }
-        IntFuture f = new IntFuture(r, k, b);
-        f.value = v;
-        CELL.setRelease(f, c);
-        return f;
+        return new IntFuture(LatentStack.current(), body);      // small for C1: see LatentStack.admit
     }
 
     /**

@@ -158,12 +158,114 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Owner: the number of a future run at its creation (counted as created and run inline).
+     * Owner, as a future of the object API is created: runs it now or pushes it latent (see
+     * {@link #runsNow}), returns its number and leaves what its handle holds in the {@code made*}
+     * fields, which the handle's constructor reads at once.
      *
-     * @return the number
+     * <p>Why the work is here and not in the {@code create} that allocates the handle: the caller's
+     * compiled code must inline the allocation, or the handle it returns escapes and is allocated
+     * (40 bytes more per future). C2 refuses to inline a method it has already compiled on its own
+     * into more than {@code InlineSmallCode} bytes of machine code, and a method that runs the
+     * body, compiled on its own, inlines the body and with it the whole recursion. So the methods
+     * between the user's call and this one ({@code create} and the handle's constructors) are kept
+     * within what C1 inlines — a few bytecodes, and at most {@code C1InlineStackLimit} (5) stack
+     * and local slots beyond their parameters — so that they are rarely called, and so rarely
+     * compiled, on their own; this method, which runs the body, may be compiled as big as it likes:
+     * at worst the caller calls it, and the body's lambda escapes into the call (16 bytes), never
+     * the handle. It makes that form likely, not certain: C1's budget shrinks by 10% per inline
+     * level, so in a deep chain of inlined callers a constructor may still be called, and then
+     * compiled, on its own. Measured in PERFORMANCE.md, futures suite, "A small create".
+     *
+     * @param body the body: a Supplier or Callable
+     * @return the future's number
      */
-    long numberRunNow() {
-        return created++;
+    long admit(Object body) {
+        ExposedFutures r = currentRegion();
+        if (!runsNow()) {
+            return pushLatent(r, body);
+        }
+        long k = created++;
+        Object c;
+        try {
+            c = Outcome.encode(Outcome.invoke(body));
+        } catch (Throwable ex) {
+            c = failedAtCreation(r, k, ex);
+        }
+        return ranNow(r, k, c);
+    }
+
+    /** Owner: {@link #admit} for a {@code LongSupplier}, the value left in {@link #madeBits}. */
+    long admitLong(Object body) {
+        ExposedFutures r = currentRegion();
+        if (!runsNow()) {
+            return pushLatent(r, body);
+        }
+        long k = created++;
+        long v = 0L;
+        Object c = Outcome.IN_HANDLE;
+        try {
+            v = Outcome.invokeLong(body);
+        } catch (Throwable ex) {
+            c = failedAtCreation(r, k, ex);
+        }
+        madeBits = v;
+        return ranNow(r, k, c);
+    }
+
+    /** Owner: {@link #admit} for an {@code IntSupplier}, the value left in {@link #madeBits}. */
+    long admitInt(Object body) {
+        ExposedFutures r = currentRegion();
+        if (!runsNow()) {
+            return pushLatent(r, body);
+        }
+        long k = created++;
+        int v = 0;
+        Object c = Outcome.IN_HANDLE;
+        try {
+            v = Outcome.invokeInt(body);
+        } catch (Throwable ex) {
+            c = failedAtCreation(r, k, ex);
+        }
+        madeBits = v;
+        return ranNow(r, k, c);
+    }
+
+    /** Owner: {@link #admit} for a {@code DoubleSupplier}, the value's raw bits left in {@link #madeBits}. */
+    long admitDouble(Object body) {
+        ExposedFutures r = currentRegion();
+        if (!runsNow()) {
+            return pushLatent(r, body);
+        }
+        long k = created++;
+        double v = 0.0;
+        Object c = Outcome.IN_HANDLE;
+        try {
+            v = Outcome.invokeDouble(body);
+        } catch (Throwable ex) {
+            c = failedAtCreation(r, k, ex);
+        }
+        madeBits = Double.doubleToRawLongBits(v);
+        return ranNow(r, k, c);
+    }
+
+    /** Owner: the handle of a future run at its creation holds its outcome and no body. */
+    private long ranNow(ExposedFutures r, long k, Object c) {
+        madeRegion = r;
+        madeBody = LazyFuture.NO_BODY;
+        madeCell = c;
+        return k;
+    }
+
+    /** Owner: the future is pushed latent; its handle holds the body the stack holds. */
+    private long pushLatent(ExposedFutures r, Object body) {
+        if (TRACE) {
+            body = new TracedBody(body);
+        }
+        long k = push(body);
+        madeRegion = r;
+        madeBody = body;
+        madeCell = null;
+        return k;
     }
 
     /**

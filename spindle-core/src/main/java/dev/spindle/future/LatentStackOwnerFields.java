@@ -38,6 +38,17 @@ abstract class LatentStackOwnerFields {
     int spareCallCount;
     long created;
     /**
+     * What {@link LatentStack#admit} decided for the future being created, left for its handle's
+     * constructor to read at once (a method cannot return five values, and a record would be
+     * allocated): the handle's region, body and cell, and a primitive future's value as raw bits.
+     * Written after the body ran at its creation, so futures created inside it do not overwrite
+     * them before they are read.
+     */
+    ExposedFutures madeRegion;
+    Object madeBody;
+    Object madeCell;
+    long madeBits;
+    /**
      * Pushes between two renewals of {@link #slots}, minus one: 255 at first, doubled at each
      * renewal up to 64K - 1 (see {@link LatentStack#renewSlots}).
      */

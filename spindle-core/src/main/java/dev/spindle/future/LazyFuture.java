@@ -111,6 +111,22 @@ public class LazyFuture<T> implements Future<T> {
         this.body = body;
     }
 
+    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
+    private LazyFuture(LatentStack s, Object body) {
+        this(s, s.admit(body));
+        CELL.setRelease(this, s.madeCell);
+    }
+
+    /**
+     * The handle of the future {@code s} just admitted, less its cell: the region, number and body
+     * {@link LatentStack#admit} left there. A primitive future stores its value, then its cell.
+     */
+    LazyFuture(LatentStack s, long number) {
+        this.region = s.madeRegion;
+        this.number = number;
+        this.body = s.madeBody;
+    }
+
     /** A handle on a future whose outcome is known, for reports. */
     static LazyFuture<?> view(ExposedFutures region, long number, Object outcome) {
         LazyFuture<?> f = new LazyFuture<>(region, number, NO_BODY);
@@ -126,32 +142,9 @@ public class LazyFuture<T> implements Future<T> {
      * @return the future
      */
     static <T> LazyFuture<T> create(Object body) {
-        // Written out here and in each primitive future, not in a constructor: a constructor that
-        // pushed would be compiled on its own into a method too big to inline, and the handle,
-        // passed to it as `this`, would escape (measured: 2 of 6 JVMs at 33.5 bytes per future).
-        // One allocation site for both decisions: two would merge and keep the handle.
-        if (LatentStack.TRACE) {
-            body = new TracedBody(body);
-        }
-        LatentStack s = LatentStack.current();
-        ExposedFutures r = s.currentRegion();
-        Object b = body;
-        Object c = null;
-        long k;
-        if (s.runsNow()) {
-            k = s.numberRunNow();
-            b = NO_BODY;
-            try {
-                c = Outcome.encode(Outcome.invoke(body));
-            } catch (Throwable ex) {
-                c = s.failedAtCreation(r, k, ex);
-            }
-        } else {
-            k = s.push(body);
-        }
-        LazyFuture<T> f = new LazyFuture<>(r, k, b);
-        CELL.setRelease(f, c);
-        return f;
+        // One allocation site for both decisions (two would merge and keep the handle), small
+        // enough for C1 to inline: see LatentStack.admit. Keep it so.
+        return new LazyFuture<>(LatentStack.current(), body);
     }
 
     /**

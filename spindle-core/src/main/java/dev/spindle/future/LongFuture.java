@@ -29,8 +29,11 @@ public final class LongFuture extends LazyFuture<Long> {
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private long value;
 
-    private LongFuture(ExposedFutures region, long number, Object body) {
-        super(region, number, body);
+    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
+    private LongFuture(LatentStack s, Object body) {
+        super(s, s.admitLong(body));
+        value = s.madeBits;
+        CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
 
     /**
@@ -45,31 +48,7 @@ public final class LongFuture extends LazyFuture<Long> {
     }
 
     static LongFuture create(Object body) {
-        if (LatentStack.TRACE) {
-            body = new TracedBody(body);
-        }
-        LatentStack s = LatentStack.current();
-        ExposedFutures r = s.currentRegion();
-        Object b = body;
-        Object c = null;
-        long v = 0;
-        long k;
-        if (s.runsNow()) {                                  // as in LazyFuture.create: one allocation site
-            k = s.numberRunNow();
-            b = NO_BODY;
-            try {
-                v = Outcome.invokeLong(body);
-                c = Outcome.IN_HANDLE;
-            } catch (Throwable ex) {
-                c = s.failedAtCreation(r, k, ex);
-            }
-        } else {
-            k = s.push(body);
-        }
-        LongFuture f = new LongFuture(r, k, b);
-        f.value = v;
-        CELL.setRelease(f, c);
-        return f;
+        return new LongFuture(LatentStack.current(), body);      // small for C1: see LatentStack.admit
     }
 
     /**

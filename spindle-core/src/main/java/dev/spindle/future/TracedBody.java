@@ -7,8 +7,9 @@ package dev.spindle.future;
 final class TracedBody {
     private static final StackWalker WALKER = StackWalker.getInstance();
     /** Spindle's frames between the user's call and the future's creation. */
-    private static final java.util.Set<String> INTERNAL = java.util.Set.of(TracedBody.class.getName(), LazyFuture.class.getName(),
-            Scope.class.getName(), "dev.spindle.Spindle");
+    private static final java.util.Set<String> INTERNAL = java.util.Set.of(TracedBody.class.getName(),
+            LatentStack.class.getName(), LazyFuture.class.getName(), LongFuture.class.getName(),
+            IntFuture.class.getName(), DoubleFuture.class.getName(), Scope.class.getName(), "dev.spindle.Spindle");
 
     final Object body;
     final String site;
