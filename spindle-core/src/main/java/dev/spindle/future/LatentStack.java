@@ -79,7 +79,7 @@ public final class LatentStack extends LatentStackRequest {
 
     static final SpawnMode MODE = SpawnMode.MODE;
     private static final int MAX_SPARE_CALLS = 1024;
-    /** Pushes between two renewals of the slot array ({@link #renewSlots}): 64K. */
+    /** Futures between two renewals of the slot array ({@link #renewSlots}): at most 64K. */
     private static final long RENEW_MASK = (1L << 16) - 1;
     /** {@code -Dspindle.debug.promotions=true}: log each promotion with the future's creation site. */
     static final boolean TRACE = Boolean.getBoolean("spindle.debug.promotions");
@@ -248,11 +248,28 @@ public final class LatentStack extends LatentStackRequest {
         return ranNow(r, k, c);
     }
 
-    /** Owner: the handle of a future run at its creation holds its outcome and no body. */
+    /**
+     * Owner: the handle of a future run at its creation holds its outcome and no body.
+     *
+     * <p>The three fields are stored only when they change. This stack lives as long as its
+     * thread, so it is soon in an old G1 region, and a reference stored into an old object passes
+     * G1's post-write barrier up to its StoreLoad fence whether or not the value changed. A run of
+     * futures run at their creation leaves the same region, {@code NO_BODY} and — for a primitive
+     * or a {@code null} result — the same cell each time, so a compare replaces up to three fences
+     * per future (Fib at one worker: 206–280 ms before, 177–178 after; PERFORMANCE.md, futures
+     * suite, "Stores into a long-lived stack"). A boxed result is a new object each time and still
+     * pays one.
+     */
     private long ranNow(ExposedFutures r, long k, Object c) {
-        madeRegion = r;
-        madeBody = LazyFuture.NO_BODY;
-        madeCell = c;
+        if (madeRegion != r) {
+            madeRegion = r;
+        }
+        if (madeBody != LazyFuture.NO_BODY) {
+            madeBody = LazyFuture.NO_BODY;
+        }
+        if (madeCell != c) {
+            madeCell = c;
+        }
         return k;
     }
 
@@ -293,8 +310,8 @@ public final class LatentStack extends LatentStackRequest {
         Object[] a = slots;
         int t = top;
         long k = created;
-        if (t == a.length || (k & renewMask) == 0) {
-            a = t == a.length ? makeRoom() : renewSlots();
+        if (t == a.length || k >= renewAt) {
+            a = t == a.length ? makeRoom() : renewSlots(k);
             t = top;
         }
         a[t] = entry;
@@ -420,22 +437,29 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Owner, every {@code RENEW_MASK + 1} pushes: replaces {@code slots} by a fresh copy (same
-     * length, same positions), so that the array stays in G1's young generation. A store of a
-     * new object (every push stores the caller's lambda) into an array in an old region takes
-     * G1's post-write barrier through a StoreLoad fence, on every push; into a young array it
-     * does not. Measured: fib(32) with a lambda pushed on and popped off a plain array, 12.2 ms
-     * with a young array, 28.6–29.4 ms once a full GC moved the array to the old generation
-     * (docs/PERFORMANCE.md). A long-lived stack's array is promoted after a few young
-     * collections; a copy every 64K pushes (a few hundred bytes, about every 100 µs of fine-grained
-     * futures) is never old. Nothing else holds the array, so no position or mark changes.
+     * Owner, at the first push at least {@code RENEW_MASK + 1} futures after the last renewal:
+     * replaces {@code slots} by a fresh copy (same length, same positions), so that the array
+     * stays in G1's young generation. A store of a new object (every push stores the caller's
+     * lambda) into an array in an old region takes G1's post-write barrier through a StoreLoad
+     * fence, on every push; into a young array it does not. Measured: fib(32) with a lambda pushed
+     * on and popped off a plain array, 12.2 ms with a young array, 28.6–29.4 ms once a full GC
+     * moved the array to the old generation (docs/PERFORMANCE.md). A long-lived stack's array is
+     * promoted after a few young collections; a copy every 64K futures (a few hundred bytes, about
+     * every 100 µs of fine-grained futures) is never old. The period counts futures, not pushes,
+     * and is tested against a bound rather than a multiple: most futures run at their creation
+     * and never push, so a push rarely falls on a multiple of 64K (a mask test on the number
+     * renewed the array almost never once futures ran at their creation). Nothing else holds the
+     * array, so no position or mark changes.
+     *
+     * @param k the number of the future being pushed
      */
-    private Object[] renewSlots() {
+    private Object[] renewSlots(long k) {
         Object[] b = Arrays.copyOf(slots, slots.length);
         slots = b;
         if (renewMask < RENEW_MASK) {
             renewMask = renewMask << 1 | 1;
         }
+        renewAt = k + renewMask + 1;
         return b;
     }
 

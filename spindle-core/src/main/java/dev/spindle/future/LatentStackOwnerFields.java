@@ -49,10 +49,12 @@ abstract class LatentStackOwnerFields {
     Object madeCell;
     long madeBits;
     /**
-     * Pushes between two renewals of {@link #slots}, minus one: 255 at first, doubled at each
-     * renewal up to 64K - 1 (see {@link LatentStack#renewSlots}).
+     * Futures between two renewals of {@link #slots}, minus one: 255 at first, doubled at each
+     * renewal up to 64K - 1; the next push numbered {@link #renewAt} or more renews the array
+     * (see {@link LatentStack#renewSlots}).
      */
     long renewMask = 255;
+    long renewAt = 256;
     long promoted;
     long cancelled;
     long stolen;
