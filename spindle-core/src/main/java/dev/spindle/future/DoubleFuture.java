@@ -22,7 +22,7 @@ public final class DoubleFuture extends LazyFuture<Double> {
 
     /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
     private DoubleFuture(LatentStack s, Object body) {
-        super(s, s.admitDouble(body));
+        super(s, s.admit(body, LatentStack.DOUBLE));
         value = Double.longBitsToDouble(s.madeBits);
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }

@@ -22,7 +22,7 @@ public final class IntFuture extends LazyFuture<Integer> {
 
     /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
     private IntFuture(LatentStack s, Object body) {
-        super(s, s.admitInt(body));
+        super(s, s.admit(body, LatentStack.INT));
         value = (int) s.madeBits;
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }

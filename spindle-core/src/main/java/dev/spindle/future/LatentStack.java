@@ -78,6 +78,16 @@ public final class LatentStack extends LatentStackRequest {
     static final int ALL = 2;
 
     static final SpawnMode MODE = SpawnMode.MODE;
+    /** {@link #admit} kinds: a Supplier or Callable; a LongSupplier; an IntSupplier; a DoubleSupplier. */
+    static final int OBJECT = 0;
+    static final int LONG = 1;
+    static final int INT = 2;
+    static final int DOUBLE = 3;
+    /**
+     * {@code -Dspindle.debug.checks=true}: {@link #admit} checks the stack's invariants at every
+     * future's creation (the build's tests run with it). Off by default, when the JIT removes the checks.
+     */
+    static final boolean CHECKS = Boolean.getBoolean("spindle.debug.checks");
     private static final int MAX_SPARE_CALLS = 1024;
     /** Futures between two renewals of the slot array ({@link #renewSlots}): at most 64K. */
     private static final long RENEW_MASK = (1L << 16) - 1;
@@ -160,91 +170,96 @@ public final class LatentStack extends LatentStackRequest {
     /**
      * Owner, as a future of the object API is created: runs it now or pushes it latent (see
      * {@link #runsNow}), returns its number and leaves what its handle holds in the {@code made*}
-     * fields, which the handle's constructor reads at once.
+     * fields, which the handle's constructor reads at once: the region, the body (or
+     * {@code NO_BODY}), the cell, and for a primitive kind the value's raw bits in
+     * {@link #madeBits}.
      *
-     * <p>Why the work is here and not in the {@code create} that allocates the handle: the caller's
-     * compiled code must inline the allocation, or the handle it returns escapes and is allocated
-     * (40 bytes more per future). C2 refuses to inline a method it has already compiled on its own
-     * into more than {@code InlineSmallCode} bytes of machine code, and a method that runs the
-     * body, compiled on its own, inlines the body and with it the whole recursion. So the methods
-     * between the user's call and this one ({@code create} and the handle's constructors) are kept
-     * within what C1 inlines — a few bytecodes, and at most {@code C1InlineStackLimit} (5) stack
-     * and local slots beyond their parameters — so that they are rarely called, and so rarely
-     * compiled, on their own; this method, which runs the body, may be compiled as big as it likes:
-     * at worst the caller calls it, and the body's lambda escapes into the call (16 bytes), never
-     * the handle. It makes that form likely, not certain: C1's budget shrinks by 10% per inline
-     * level, so in a deep chain of inlined callers a constructor may still be called, and then
-     * compiled, on its own. Measured in PERFORMANCE.md, futures suite, "A small create".
+     * <h2>Why this method is never inlined, and how that is ensured</h2>
+     * The caller's compiled code must inline the handle's allocation, or the handle escapes and is
+     * allocated (40 bytes more per future). C2 refuses to inline a method it has already compiled
+     * on its own into more than {@code InlineSmallCode} bytes of machine code ("already compiled
+     * into a big method"), and a method that runs the body, compiled on its own, inlines the body
+     * and with it the whole recursion. Until 2026-11-26 this method was small, and whether C2
+     * inlined it into the handle's constructor — making the constructor big, so that the caller
+     * called it and the handle escaped — was a race between compilations: 56 bytes per future and
+     * Fib at one worker 3.2× seq in two JVMs of three on a Zen 1 host, 16 bytes and 2.2× in the
+     * third (PERFORMANCE.md, futures suite, "admit out of line"). Forcing it out of line with
+     * {@code -XX:CompileCommand=dontinline} gave 16 bytes and 2.15–2.2× in every JVM; forcing it
+     * in gave 43 bytes and 3.2×. A library cannot set compiler flags, and HotSpot's
+     * {@code @DontInline} is honoured only in the JDK's own classes, so this method stays out of
+     * line by its size: C1 inlines at most {@code MaxInlineSize} (35) bytes of bytecode and C2 at
+     * most {@code FreqInlineSize} (325 on x86-64 and AArch64) at a hot call site, and this
+     * method's bytecode is longer than that — the four kinds in one method and, under
+     * {@code -Dspindle.debug.checks=true}, the stack's invariants checked at every creation
+     * (which C2 and C1 remove as dead code when the flag is off, as it is by default; the
+     * interpreter pays one static load). {@code InlineBarrierTest} fails the build if the
+     * bytecode shrinks to an inlinable size. The constructors and {@code create} that call it
+     * stay a few bytecodes, so they are inlined and the handle is scalar replaced; the caller's
+     * lambda escapes into this call (16 bytes), as it would into the latent push anyway.
      *
-     * @param body the body: a Supplier or Callable
+     * @param body the body: a Supplier, Callable, LongSupplier, IntSupplier or DoubleSupplier
+     * @param kind {@link #OBJECT}, {@link #LONG}, {@link #INT} or {@link #DOUBLE}: how to call it
      * @return the future's number
      */
-    long admit(Object body) {
+    long admit(Object body, int kind) {
+        if (CHECKS) {
+            // The invariants every owner operation relies on (LatentStackOwnerFields).
+            Object[] a = slots;
+            long[] nums = numbers;
+            int t = top;
+            int b = base;
+            if (b < 1 || t < b || t > a.length || nums.length != a.length) {
+                throw new IllegalStateException("latent stack of " + owner.getName() + ": base " + b
+                        + ", top " + t + ", capacity " + a.length + "/" + nums.length);
+            }
+            if (floor < 1) {
+                throw new IllegalStateException("latent stack of " + owner.getName() + ": floor " + floor);
+            }
+            long previous = -1;
+            for (int i = b; i < t; i++) {
+                if (a[i] == null) {
+                    throw new IllegalStateException("latent stack of " + owner.getName()
+                            + ": no entry at position " + i + " in [" + b + ", " + t + ")");
+                }
+                if (nums[i] <= previous || nums[i] >= created) {
+                    throw new IllegalStateException("latent stack of " + owner.getName() + ": number "
+                            + nums[i] + " at position " + i + " after " + previous + ", next number " + created);
+                }
+                previous = nums[i];
+            }
+            if (t < a.length && a[t] != null) {
+                throw new IllegalStateException("latent stack of " + owner.getName()
+                        + ": an entry above the top at position " + t);
+            }
+            if (runningCount < 0 || runningCount > running.length) {
+                throw new IllegalStateException("latent stack of " + owner.getName() + ": " + runningCount
+                        + " futures running out of order, room for " + running.length);
+            }
+            if (Thread.currentThread() != owner) {
+                throw new IllegalStateException("latent stack of " + owner.getName() + " used by "
+                        + Thread.currentThread().getName());
+            }
+        }
         ExposedFutures r = currentRegion();
         if (!runsNow()) {
             return pushLatent(r, body);
         }
         long k = created++;
-        Object c;
-        try {
-            c = Outcome.encode(Outcome.invoke(body));
-        } catch (Throwable ex) {
-            c = failedAtCreation(r, k, ex);
-        }
-        return ranNow(r, k, c);
-    }
-
-    /** Owner: {@link #admit} for a {@code LongSupplier}, the value left in {@link #madeBits}. */
-    long admitLong(Object body) {
-        ExposedFutures r = currentRegion();
-        if (!runsNow()) {
-            return pushLatent(r, body);
-        }
-        long k = created++;
-        long v = 0L;
+        long bits = 0L;
         Object c = Outcome.IN_HANDLE;
         try {
-            v = Outcome.invokeLong(body);
+            switch (kind) {
+                case LONG -> bits = Outcome.invokeLong(body);
+                case INT -> bits = Outcome.invokeInt(body);
+                case DOUBLE -> bits = Double.doubleToRawLongBits(Outcome.invokeDouble(body));
+                default -> c = Outcome.encode(Outcome.invoke(body));
+            }
         } catch (Throwable ex) {
             c = failedAtCreation(r, k, ex);
         }
-        madeBits = v;
-        return ranNow(r, k, c);
-    }
-
-    /** Owner: {@link #admit} for an {@code IntSupplier}, the value left in {@link #madeBits}. */
-    long admitInt(Object body) {
-        ExposedFutures r = currentRegion();
-        if (!runsNow()) {
-            return pushLatent(r, body);
+        if (kind != OBJECT) {
+            madeBits = bits;
         }
-        long k = created++;
-        int v = 0;
-        Object c = Outcome.IN_HANDLE;
-        try {
-            v = Outcome.invokeInt(body);
-        } catch (Throwable ex) {
-            c = failedAtCreation(r, k, ex);
-        }
-        madeBits = v;
-        return ranNow(r, k, c);
-    }
-
-    /** Owner: {@link #admit} for a {@code DoubleSupplier}, the value's raw bits left in {@link #madeBits}. */
-    long admitDouble(Object body) {
-        ExposedFutures r = currentRegion();
-        if (!runsNow()) {
-            return pushLatent(r, body);
-        }
-        long k = created++;
-        double v = 0.0;
-        Object c = Outcome.IN_HANDLE;
-        try {
-            v = Outcome.invokeDouble(body);
-        } catch (Throwable ex) {
-            c = failedAtCreation(r, k, ex);
-        }
-        madeBits = Double.doubleToRawLongBits(v);
         return ranNow(r, k, c);
     }
 

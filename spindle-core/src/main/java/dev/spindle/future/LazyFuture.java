@@ -113,7 +113,7 @@ public class LazyFuture<T> implements Future<T> {
 
     /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
     private LazyFuture(LatentStack s, Object body) {
-        this(s, s.admit(body));
+        this(s, s.admit(body, LatentStack.OBJECT));
         CELL.setRelease(this, s.madeCell);
     }
 

@@ -31,7 +31,7 @@ public final class LongFuture extends LazyFuture<Long> {
 
     /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
     private LongFuture(LatentStack s, Object body) {
-        super(s, s.admitLong(body));
+        super(s, s.admit(body, LatentStack.LONG));
         value = s.madeBits;
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }

@@ -1,0 +1,123 @@
+package dev.spindle.future;
+
+import dev.spindle.Spindle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@code LatentStack.admit} runs a future's body at its creation and must never be inlined into
+ * the handle's constructor (its Javadoc says why); it stays out of line by the length of its
+ * bytecode, which this test guards. And the invariant checks that make up part of that length
+ * ({@code -Dspindle.debug.checks=true}, on in every core test) catch a corrupted stack.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class InlineBarrierTest {
+
+    /** C2's limit for a hot call site on x86-64 and AArch64 when the JVM cannot be asked. */
+    private static final int DEFAULT_FREQ_INLINE_SIZE = 325;
+
+    @Test
+    void admitIsTooLongForEitherCompilerToInline() throws IOException {
+        int limit = Math.max(DEFAULT_FREQ_INLINE_SIZE, vmFlag("FreqInlineSize", DEFAULT_FREQ_INLINE_SIZE));
+        limit = Math.max(limit, vmFlag("MaxInlineSize", 35));
+        int length = codeLength(LatentStack.class, "admit", "(Ljava/lang/Object;I)J");
+        assertTrue(length > limit + 32, "LatentStack.admit has " + length + " bytes of bytecode; it must stay well above "
+                + limit + " (FreqInlineSize) so that neither C1 nor C2 inlines it into the handle's constructor");
+    }
+
+    @Test
+    void theBuildRunsTheCoreTestsWithTheInvariantChecks() {
+        assertTrue(LatentStack.CHECKS, "spindle-core's surefire configuration sets -Dspindle.debug.checks=true");
+    }
+
+    @Test
+    void theChecksNameACorruptedStack() {
+        LatentStack s = LatentStack.current();                 // this thread's (not a worker's) stack
+        assertEquals(42L, Spindle.futureLong(() -> 42L).touchLong(), "a sound stack admits futures");
+        int top = s.top;
+        Object[] slots = s.slots;
+        slots[top] = "stray";                                  // an entry above the top
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Spindle.futureLong(() -> 1L));
+            assertTrue(e.getMessage().contains("above the top at position " + top), e.getMessage());
+        } finally {
+            slots[top] = null;
+        }
+        assertEquals(7L, Spindle.futureLong(() -> 7L).touchLong(), "the repaired stack admits futures again");
+    }
+
+    private static int vmFlag(String name, int fallback) {
+        try {
+            return Integer.parseInt(ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .getVMOption(name).getValue());
+        } catch (RuntimeException | LinkageError e) {
+            return fallback;                                   // not HotSpot
+        }
+    }
+
+    /** The length of a method's bytecode, read from the class file (JVMS §4). */
+    static int codeLength(Class<?> c, String method, String descriptor) throws IOException {
+        byte[] bytes;
+        try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+            assertNotNull(in, "class file of " + c.getName());
+            bytes = in.readAllBytes();
+        }
+        DataInputStream d = new DataInputStream(new ByteArrayInputStream(bytes));
+        assertEquals(0xCAFEBABE, d.readInt(), "magic");
+        d.readUnsignedShort();
+        d.readUnsignedShort();
+        int count = d.readUnsignedShort();
+        String[] utf8 = new String[count];
+        for (int i = 1; i < count; i++) {
+            int tag = d.readUnsignedByte();
+            switch (tag) {
+                case 1 -> utf8[i] = d.readUTF();
+                case 3, 4, 9, 10, 11, 12, 17, 18 -> d.skipBytes(4);
+                case 5, 6 -> {
+                    d.skipBytes(8);
+                    i++;                                           // longs and doubles take two entries
+                }
+                case 7, 8, 16, 19, 20 -> d.skipBytes(2);
+                case 15 -> d.skipBytes(3);
+                default -> fail("constant pool tag " + tag + " at entry " + i);
+            }
+        }
+        d.skipBytes(6);                                            // access, this, super
+        d.skipBytes(2 * d.readUnsignedShort());                    // interfaces
+        for (int f = d.readUnsignedShort(); f > 0; f--) {
+            d.skipBytes(6);
+            skipAttributes(d);
+        }
+        for (int m = d.readUnsignedShort(); m > 0; m--) {
+            d.readUnsignedShort();
+            String name = utf8[d.readUnsignedShort()];
+            String desc = utf8[d.readUnsignedShort()];
+            for (int a = d.readUnsignedShort(); a > 0; a--) {
+                String attribute = utf8[d.readUnsignedShort()];
+                int length = d.readInt();
+                if (name.equals(method) && desc.equals(descriptor) && attribute.equals("Code")) {
+                    d.skipBytes(4);                                // max_stack, max_locals
+                    return d.readInt();
+                }
+                d.skipBytes(length);
+            }
+        }
+        return fail("no method " + method + descriptor + " in " + c.getName());
+    }
+
+    private static void skipAttributes(DataInputStream d) throws IOException {
+        for (int a = d.readUnsignedShort(); a > 0; a--) {
+            d.skipBytes(2);
+            d.skipBytes(d.readInt());
+        }
+    }
+}
