@@ -185,7 +185,7 @@ public final class LatentStack extends LatentStackRequest {
      * Fib at one worker 3.2× seq in two JVMs of three on a Zen 1 host, 16 bytes and 2.2× in the
      * third (PERFORMANCE.md, futures suite, "admit out of line"). Forcing it out of line with
      * {@code -XX:CompileCommand=dontinline} gave 16 bytes and 2.15–2.2× in every JVM; forcing it
-     * in gave 43 bytes and 3.2×. A library cannot set compiler flags, and HotSpot's
+     * in gave 30–43 bytes and 3.2×. A library cannot set compiler flags, and HotSpot's
      * {@code @DontInline} is honoured only in the JDK's own classes, so this method stays out of
      * line by its size: C1 inlines at most {@code MaxInlineSize} (35) bytes of bytecode and C2 at
      * most {@code FreqInlineSize} (325 on x86-64 and AArch64) at a hot call site, and this
