@@ -31,10 +31,15 @@ class JcstressQuickTest {
         List<String> cmd = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
                 "org.openjdk.jcstress.Main", "-m", mode, "-r", results.toString(), "-t", "dev\\.spindle\\..*"));
         if (mode.equals("quick")) {
-            // Every VM configuration and compilation mode of the quick preset, but 3 iterations of
-            // 200 ms per fork instead of 5: the 17 tests took 7.6 of the test run's 10 minutes
-            // on the 2-core CI machine. The long mode (README) keeps jcstress's own counts.
-            cmd.addAll(List.of("-iters", "3"));
+            // The quick preset's VM configurations with the compilation mode unified across the
+            // actors (C2, C2 with the C2 randomizers, C1, interpreter: 4 forks per test), 3
+            // iterations of 200 ms per fork instead of 5, and no heap pre-touch. With split
+            // per-actor modes too (14 forks per test) the 22 tests' 308 forks took 8.5 minutes on
+            // 2026-11-26's 2-core Zen 1 CI machine, and 6.8 with 2 iterations of 150 ms: about
+            // 1.1 s of each fork is the JVM's start, which no option removes, and the whole test
+            // run must stay under 10 minutes. The long modes (README) run the split modes and
+            // jcstress's own counts.
+            cmd.addAll(List.of("-iters", "3", "-sc", "false", "-pth", "false"));
         }
         Path log = results.resolve("jcstress-" + mode + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
