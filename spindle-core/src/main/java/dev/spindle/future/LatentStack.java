@@ -85,7 +85,7 @@ public final class LatentStack extends LatentStackRequest {
     static final int DOUBLE = 3;
     /**
      * {@code -Dspindle.debug.checks=true}: {@link #admit} checks the stack's invariants at every
-     * future's creation (the build's tests run with it). Off by default, when the JIT removes the checks.
+     * future's creation (spindle-core's tests run with it). Off by default, when the JIT removes the checks.
      */
     static final boolean CHECKS = Boolean.getBoolean("spindle.debug.checks");
     private static final int MAX_SPARE_CALLS = 1024;
@@ -181,9 +181,10 @@ public final class LatentStack extends LatentStackRequest {
      * into a big method"), and a method that runs the body, compiled on its own, inlines the body
      * and with it the whole recursion. Until 2026-11-26 this method was small, and whether C2
      * inlined it into the handle's constructor — making the constructor big, so that the caller
-     * called it and the handle escaped — was a race between compilations: 56 bytes per future and
-     * Fib at one worker 3.2× seq in two JVMs of three on a Zen 1 host, 16 bytes and 2.2× in the
-     * third (PERFORMANCE.md, futures suite, "admit out of line"). Forcing it out of line with
+     * called it and the handle escaped — was a race between compilations: on a Zen 1 host Fib at
+     * one worker ran at 3.2× seq in two JVMs of three and 2.3× in the third, with 30 bytes per
+     * future pooled over the JVMs at one worker and 50 at two, where 16 is the handle-free form
+     * (PERFORMANCE.md, futures suite, "`admit` out of line"). Forcing it out of line with
      * {@code -XX:CompileCommand=dontinline} gave 16 bytes and 2.15–2.2× in every JVM; forcing it
      * in gave 30–43 bytes and 3.2×. A library cannot set compiler flags, and HotSpot's
      * {@code @DontInline} is honoured only in the JDK's own classes, so this method stays out of
