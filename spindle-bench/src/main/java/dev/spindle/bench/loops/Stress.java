@@ -44,6 +44,19 @@ final class Stress extends LoopProgram<Stress.Input, double[]> {
         return a;
     }
 
+    /**
+     * Parallel loops every row runs before its timed runs: past the ~5,000 loops after which C2
+     * compiles the runtime's once-per-loop code (a worker's join, search and steal, the loop's
+     * entry), so that rows of 40 and of 256 loops are timed at the same stage of compilation
+     * (PERFORMANCE.md, loops suite, "Stress: the JIT counts loops").
+     */
+    static final int WARMUP_LOOPS = 8_000;
+
+    @Override
+    public int warmupRuns() {
+        return (WARMUP_LOOPS + loops - 1) / loops;
+    }
+
     @Override
     int chunk() {
         return 8192;

@@ -54,7 +54,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--max-warmup", paramLabel = "N",
             description = "Most warm-up runs per measurement: after --warmup runs and --warmup-time, runs are "
                     + "added while the JIT compiled during the last one, up to N runs or 20 s of warm-up "
-                    + "(default: 200, or --warmup if larger; equal to --warmup with --warmup-time 0 for a fixed count).")
+                    + "(default: 200, or --warmup if larger; equal to --warmup with --warmup-time 0 for a fixed count). "
+                    + "A program may need more runs for the JIT (Stress: 8000 parallel loops); they are made past "
+                    + "this bound, except with a fixed count.")
     Integer maxWarmup;
 
     /** Largest --warmup-time: an hour. */

@@ -344,7 +344,7 @@ final class Runner {
     <I, R> Measurement measure(Suite suite, Benchmark<I, R> b, Variant<I, R> v, int p, I input, Object[] reference) {
         String what = b.name() + " " + v.name() + " P=" + p;
         int runs = v.singleRun() ? 1 : this.runs;
-        Warmup warmup = v.singleRun() ? new Warmup(0, 0L, 0) : this.warmup;
+        Warmup warmup = v.singleRun() ? new Warmup(0, 0L, 0) : this.warmup.forProgram(b.warmupRuns());
         double[] times = new double[runs];
         String mismatch = null;
         Map<String, Double> perRun = new LinkedHashMap<>();

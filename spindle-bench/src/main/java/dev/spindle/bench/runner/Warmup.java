@@ -27,6 +27,20 @@ import java.lang.management.ManagementFactory;
  * from 46 ms down to 32 ms. A second of warm-up is about twenty LUAppl runs, and a run or two of
  * the longer programs, which their least count covers anyway.
  *
+ * <p>Why a program may ask for more runs ({@link dev.spindle.bench.suite.Benchmark#warmupRuns()}):
+ * code that runs once per parallel loop (a worker's {@code helpJoin}, {@code search} and
+ * {@code runFound}, the loop's entry) reaches C2 only after some five thousand loops, whatever the
+ * time, and a C2 compilation on a two-core machine takes a core from the workers for tens of
+ * milliseconds. Seed 003's Stress runs 40 to 256 loops per run: after a second of warm-up the
+ * 40-loop row had run ~400 loops and its timed runs met those compilations (Stress-40 static
+ * 0.97 ms per loop, Stress-256 0.87: a 12.6% "per-loop cost" that was the JIT's tier-up), while
+ * the 256-loop row had already passed them. {@code -XX:+PrintCompilation} on Stress-40 showed
+ * {@code Worker.helpJoin} compiled at ~3000 loops and {@code Worker.runFound},
+ * {@code Loops.parallelForRange} at ~5400 (PERFORMANCE.md, loops suite, "Stress: the JIT counts
+ * loops"). Such a program states the least number of runs that gets every row past the same
+ * count. It applies with the adaptive warm-up only: {@code --warmup-time 0} still means exactly
+ * {@code --warmup} runs.
+ *
  * <p>"Still compiling" is: the JVM's total compilation time grew during the run by more than
  * {@link #QUIET_MS} ms or more than {@link #QUIET_FRACTION} of the run's time, or, when the run
  * ended, a compiler thread was compiling a method or one was queued ({@link CompilerQueue}: the
@@ -38,8 +52,11 @@ import java.lang.management.ManagementFactory;
  * @param min      untimed runs always made (the runner's {@code --warmup})
  * @param minNanos warm-up time always spent ({@code --warmup-time}, in milliseconds there)
  * @param max      most untimed runs ({@code --max-warmup}); at least {@code min}
+ * @param jitRuns  untimed runs the program needs for the JIT (its {@code warmupRuns()}), made
+ *                 unless the warm-up is a fixed count ({@code minNanos} 0); not limited by
+ *                 {@code max} or the time budget, and not counted in {@code min} for progress
  */
-record Warmup(int min, long minNanos, int max) {
+record Warmup(int min, long minNanos, int max, int jitRuns) {
     /** Compilation below this many milliseconds in a run counts as quiet, whatever the run's length. */
     static final long QUIET_MS = 2;
     /** Compilation below this fraction of a run's time counts as quiet. */
@@ -59,6 +76,28 @@ record Warmup(int min, long minNanos, int max) {
         if (max < min) {
             throw new IllegalArgumentException("most warm-up runs (" + max + ") is below the least (" + min + ")");
         }
+        if (jitRuns < 0) {
+            throw new IllegalArgumentException("a program's warm-up runs must be at least 0, was " + jitRuns);
+        }
+    }
+
+    /** The command line's warm-up, before any program's own least count. */
+    Warmup(int min, long minNanos, int max) {
+        this(min, minNanos, max, 0);
+    }
+
+    /**
+     * This warm-up for a program that needs {@code runs} untimed runs to get past the JIT's
+     * compilation of its per-operation code (see the class comment); a fixed count stays fixed.
+     *
+     * @param runs the program's {@code warmupRuns()}
+     * @return the warm-up to use for it
+     */
+    Warmup forProgram(int runs) {
+        if (minNanos == 0 || runs <= jitRuns) {
+            return this;
+        }
+        return new Warmup(min, minNanos, max, runs);
     }
 
     /**
@@ -72,7 +111,7 @@ record Warmup(int min, long minNanos, int max) {
      * @return true to make another untimed run
      */
     boolean another(int done, long lastRunNs, long lastJitMs, long spentNs, boolean compiling) {
-        if (done < min) {
+        if (done < min || done < jitRuns) {
             return true;
         }
         if (done == 0 || done >= max || spentNs >= BUDGET_NANOS) {

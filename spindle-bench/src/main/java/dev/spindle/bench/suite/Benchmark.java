@@ -43,6 +43,20 @@ public interface Benchmark<I, R> {
      */
     String mismatch(R expected, R actual);
 
+    /**
+     * The least number of untimed runs this program needs before its timings reach the JIT's
+     * steady state, beyond the runner's time-based warm-up; 0 (the default) for none. For a
+     * program whose runtime code runs once per operation (a parallel loop) and whose rows
+     * differ in operations per run, so that a warm-up of equal time leaves some rows short of
+     * the compilation thresholds that others have passed. Ignored when the warm-up is a fixed
+     * count ({@code --warmup-time 0}).
+     *
+     * @return untimed runs, at least 0
+     */
+    default int warmupRuns() {
+        return 0;
+    }
+
     /** @return a short description of the problem at a size, for reports */
     String describe(Size size);
 }

@@ -84,5 +84,10 @@ public record Suite(String name, String title, List<Benchmark<?, ?>> benchmarks)
         public String describe(Size size) {
             return inner.describe(size);
         }
+
+        @Override
+        public int warmupRuns() {
+            return inner.warmupRuns();
+        }
     }
 }

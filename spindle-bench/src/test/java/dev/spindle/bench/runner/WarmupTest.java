@@ -75,6 +75,26 @@ class WarmupTest {
     }
 
     @Test
+    void aProgramsOwnCountIsMadePastTheMostCountAndTheBudget() {
+        Warmup w = new Warmup(2, 1_000_000_000L, 100).forProgram(200);
+        assertEquals(200, w.jitRuns());
+        assertTrue(w.another(150, RUN_NS, 0, Warmup.BUDGET_NANOS, false), "run 151 of a program's 200: past most and budget");
+        assertFalse(w.another(200, RUN_NS, 0, 200 * RUN_NS, false), "200 made, the JIT quiet");
+        assertTrue(new Warmup(2, 1_000_000_000L, 300).forProgram(200).another(200, RUN_NS, 40, 200 * RUN_NS, false),
+                "after the program's count, the JIT rule still adds runs");
+        assertSame(w, w.forProgram(50), "a smaller count changes nothing");
+    }
+
+    @Test
+    void aFixedCountIgnoresTheProgramsOwnCount() {
+        Warmup fixed = new Warmup(3, 0L, 3);
+        assertSame(fixed, fixed.forProgram(200), "--warmup-time 0 means exactly --warmup runs");
+        assertFalse(fixed.forProgram(200).another(3, RUN_NS, 40, 3 * RUN_NS, true));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Warmup(1, 0L, 3, -7));
+        assertTrue(e.getMessage().contains("-7"), e.getMessage());
+    }
+
+    @Test
     void noWarmUpMeansNone() {
         assertFalse(new Warmup(0, 0L, 30).another(0, 0, -1, 0, false), "--warmup 0 measures the first run");
     }
