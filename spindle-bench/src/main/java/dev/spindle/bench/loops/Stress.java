@@ -48,9 +48,12 @@ final class Stress extends LoopProgram<Stress.Input, double[]> {
      * Parallel loops every row runs before its timed runs: past the ~5,000 loops after which C2
      * compiles the runtime's once-per-loop code (a worker's join, search and steal, the loop's
      * entry), so that rows of 40 and of 256 loops are timed at the same stage of compilation
-     * (PERFORMANCE.md, loops suite, "Stress: the JIT counts loops").
+     * (PERFORMANCE.md, loops suite, "Stress: the JIT counts loops"). 8,000 was not enough for
+     * the static schedule's 64-loop row: its timed runs still carried 2.6 ms of compilation each
+     * and its helper parked 13.5 times per run (0.90 ms per loop); after 16,000 loops, 1.1 ms,
+     * 3.4 parks and 0.85 ms per loop, level with the other rows.
      */
-    static final int WARMUP_LOOPS = 8_000;
+    static final int WARMUP_LOOPS = 16_000;
 
     @Override
     public int warmupRuns() {

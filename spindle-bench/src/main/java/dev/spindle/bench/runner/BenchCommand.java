@@ -55,7 +55,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Most warm-up runs per measurement: after --warmup runs and --warmup-time, runs are "
                     + "added while the JIT compiled during the last one, up to N runs or 20 s of warm-up "
                     + "(default: 200, or --warmup if larger; equal to --warmup with --warmup-time 0 for a fixed count). "
-                    + "A program may need more runs for the JIT (Stress: 8000 parallel loops); they are made past "
+                    + "A program may need more runs for the JIT (Stress: 16000 parallel loops); they are made past "
                     + "this bound, except with a fixed count.")
     Integer maxWarmup;
 
