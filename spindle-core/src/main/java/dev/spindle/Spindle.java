@@ -16,8 +16,13 @@ import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
+import java.util.function.IntToLongFunction;
+import java.util.function.IntUnaryOperator;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The front door: static entry points that run on the current worker's pool, or on the
@@ -142,6 +147,96 @@ public final class Spindle {
      */
     public static DoubleFuture futureDouble(DoubleSupplier body) {
         return DoubleFuture.of(body);
+    }
+
+    /**
+     * Creates a lazy future of {@code fn} applied to {@code arg} — the <em>call form</em>. It
+     * behaves as {@code future(() -> fn.apply(arg))} with {@code arg} evaluated now, but where
+     * {@code fn} captures nothing (a method reference such as {@code Tree::sum}, or a lambda that
+     * uses only its parameter) a future that runs at its creation allocates nothing, where the
+     * supplier form allocates at least its lambda.
+     *
+     * <pre>{@code
+     * static long fib(int n) {
+     *     if (n < 2) return n;
+     *     LongFuture a = Spindle.futureLong(Fib::fib, n - 1);   // no lambda, no allocation
+     *     long b = fib(n - 2);
+     *     return a.touchLong() + b;
+     * }
+     * }</pre>
+     *
+     * @param fn  the function
+     * @param arg its argument
+     * @param <A> argument type
+     * @param <T> result type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A, T> LazyFuture<T> future(Function<? super A, ? extends T> fn, A arg) {
+        return LazyFuture.of(fn, arg);
+    }
+
+    /**
+     * {@link #future(Function, Object)} for a {@code long} result.
+     *
+     * @param fn  the function
+     * @param arg its argument
+     * @param <A> argument type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A> LongFuture futureLong(ToLongFunction<? super A> fn, A arg) {
+        return LongFuture.of(fn, arg);
+    }
+
+    /**
+     * {@link #future(Function, Object)} for an {@code int} argument and a {@code long} result.
+     *
+     * @param fn  the function
+     * @param arg its argument
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static LongFuture futureLong(IntToLongFunction fn, int arg) {
+        return LongFuture.of(fn, arg);
+    }
+
+    /**
+     * {@link #future(Function, Object)} for an {@code int} result.
+     *
+     * @param fn  the function
+     * @param arg its argument
+     * @param <A> argument type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A> IntFuture futureInt(ToIntFunction<? super A> fn, A arg) {
+        return IntFuture.of(fn, arg);
+    }
+
+    /**
+     * {@link #future(Function, Object)} for an {@code int} argument and an {@code int} result.
+     *
+     * @param fn  the function
+     * @param arg its argument
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static IntFuture futureInt(IntUnaryOperator fn, int arg) {
+        return IntFuture.of(fn, arg);
+    }
+
+    /**
+     * {@link #future(Function, Object)} for a {@code double} result.
+     *
+     * @param fn  the function
+     * @param arg its argument
+     * @param <A> argument type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A> DoubleFuture futureDouble(ToDoubleFunction<? super A> fn, A arg) {
+        return DoubleFuture.of(fn, arg);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.spindle.future;
 
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A {@link LazyFuture} of a {@code double}, whose {@link #touchDouble()} returns the value unboxed.
@@ -20,9 +21,9 @@ public final class DoubleFuture extends LazyFuture<Double> {
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private double value;
 
-    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
-    private DoubleFuture(LatentStack s, Object body) {
-        super(s, s.admit(body, LatentStack.DOUBLE));
+    /** The handle of the future {@code s} just admitted as {@code number} (see {@link LazyFuture#create}). */
+    private DoubleFuture(LatentStack s, long number) {
+        super(s, number);
         value = Double.longBitsToDouble(s.madeBits);
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
@@ -38,8 +39,25 @@ public final class DoubleFuture extends LazyFuture<Double> {
         return create(Objects.requireNonNull(body, "body"));
     }
 
+    /**
+     * Creates a future of {@code fn} applied to {@code arg}: the call form (see
+     * {@link LongFuture#of(java.util.function.ToLongFunction, Object)}).
+     *
+     * @param fn  the function
+     * @param arg its argument, evaluated now
+     * @param <A> argument type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A> DoubleFuture of(ToDoubleFunction<? super A> fn, A arg) {
+        Objects.requireNonNull(fn, "fn");
+        LatentStack s = LatentStack.current();
+        return new DoubleFuture(s, s.admit(fn, arg, 0, FunctionCall.DOUBLE_OF_REF));
+    }
+
     static DoubleFuture create(Object body) {
-        return new DoubleFuture(LatentStack.current(), body);      // small for C1: see LatentStack.admit
+        LatentStack s = LatentStack.current();
+        return new DoubleFuture(s, s.admit(body, null, 0, LatentStack.DOUBLE));      // small for C1: see LatentStack.admit
     }
 
     /**

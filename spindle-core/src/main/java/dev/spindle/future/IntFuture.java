@@ -2,6 +2,8 @@ package dev.spindle.future;
 
 import java.util.Objects;
 import java.util.function.IntSupplier;
+import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 
 /**
  * A {@link LazyFuture} of an {@code int}, whose {@link #touchInt()} returns the value unboxed.
@@ -20,9 +22,9 @@ public final class IntFuture extends LazyFuture<Integer> {
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private int value;
 
-    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
-    private IntFuture(LatentStack s, Object body) {
-        super(s, s.admit(body, LatentStack.INT));
+    /** The handle of the future {@code s} just admitted as {@code number} (see {@link LazyFuture#create}). */
+    private IntFuture(LatentStack s, long number) {
+        super(s, number);
         value = (int) s.madeBits;
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
@@ -38,8 +40,39 @@ public final class IntFuture extends LazyFuture<Integer> {
         return create(Objects.requireNonNull(body, "body"));
     }
 
+    /**
+     * Creates a future of {@code fn} applied to {@code arg}: the call form (see
+     * {@link LongFuture#of(ToLongFunction, Object)}).
+     *
+     * @param fn  the function
+     * @param arg its argument, evaluated now
+     * @param <A> argument type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A> IntFuture of(ToIntFunction<? super A> fn, A arg) {
+        Objects.requireNonNull(fn, "fn");
+        LatentStack s = LatentStack.current();
+        return new IntFuture(s, s.admit(fn, arg, 0, FunctionCall.INT_OF_REF));
+    }
+
+    /**
+     * {@link #of(ToIntFunction, Object)} for an {@code int} argument, which is not boxed.
+     *
+     * @param fn  the function
+     * @param arg its argument, evaluated now
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static IntFuture of(IntUnaryOperator fn, int arg) {
+        Objects.requireNonNull(fn, "fn");
+        LatentStack s = LatentStack.current();
+        return new IntFuture(s, s.admit(fn, null, arg, FunctionCall.INT_OF_INT));
+    }
+
     static IntFuture create(Object body) {
-        return new IntFuture(LatentStack.current(), body);      // small for C1: see LatentStack.admit
+        LatentStack s = LatentStack.current();
+        return new IntFuture(s, s.admit(body, null, 0, LatentStack.INT));      // small for C1: see LatentStack.admit
     }
 
     /**

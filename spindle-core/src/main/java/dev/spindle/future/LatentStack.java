@@ -13,6 +13,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.function.Function;
+import java.util.function.IntToLongFunction;
+import java.util.function.IntUnaryOperator;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The latent futures of one thread: futures created but not started and not exposed to anyone,
@@ -198,11 +204,16 @@ public final class LatentStack extends LatentStackRequest {
      * stay a few bytecodes, so they are inlined and the handle is scalar replaced; the caller's
      * lambda escapes into this call (16 bytes), as it would into the latent push anyway.
      *
-     * @param body the body: a Supplier, Callable, LongSupplier, IntSupplier or DoubleSupplier
-     * @param kind {@link #OBJECT}, {@link #LONG}, {@link #INT} or {@link #DOUBLE}: how to call it
+     * @param body the body: a Supplier, Callable, LongSupplier, IntSupplier or DoubleSupplier; or
+     *             for a kind of the call form ({@link FunctionCall}) the function
+     * @param ref  the call form's argument if it is a reference, else ignored
+     * @param arg  the call form's argument if it is an {@code int}, else ignored
+     * @param kind {@link #OBJECT}, {@link #LONG}, {@link #INT} or {@link #DOUBLE}, or a kind of
+     *             {@link FunctionCall}: how to call it
      * @return the future's number
      */
-    long admit(Object body, int kind) {
+    @SuppressWarnings("unchecked")
+    long admit(Object body, Object ref, int arg, int kind) {
         if (CHECKS) {
             // The invariants every owner operation relies on (LatentStackOwnerFields).
             Object[] a = slots;
@@ -243,7 +254,7 @@ public final class LatentStack extends LatentStackRequest {
         }
         ExposedFutures r = currentRegion();
         if (!runsNow()) {
-            return pushLatent(r, body);
+            return pushLatent(r, kind <= DOUBLE ? body : FunctionCall.asBody(body, ref, arg, kind));
         }
         long k = created++;
         long bits = 0L;
@@ -253,12 +264,18 @@ public final class LatentStack extends LatentStackRequest {
                 case LONG -> bits = Outcome.invokeLong(body);
                 case INT -> bits = Outcome.invokeInt(body);
                 case DOUBLE -> bits = Double.doubleToRawLongBits(Outcome.invokeDouble(body));
+                case FunctionCall.OBJECT_OF_REF -> c = Outcome.encode(((Function<Object, ?>) body).apply(ref));
+                case FunctionCall.LONG_OF_REF -> bits = ((ToLongFunction<Object>) body).applyAsLong(ref);
+                case FunctionCall.INT_OF_REF -> bits = ((ToIntFunction<Object>) body).applyAsInt(ref);
+                case FunctionCall.DOUBLE_OF_REF -> bits = Double.doubleToRawLongBits(((ToDoubleFunction<Object>) body).applyAsDouble(ref));
+                case FunctionCall.LONG_OF_INT -> bits = ((IntToLongFunction) body).applyAsLong(arg);
+                case FunctionCall.INT_OF_INT -> bits = ((IntUnaryOperator) body).applyAsInt(arg);
                 default -> c = Outcome.encode(Outcome.invoke(body));
             }
         } catch (Throwable ex) {
             c = failedAtCreation(r, k, ex);
         }
-        if (kind != OBJECT) {
+        if ((kind & 3) != OBJECT) {
             madeBits = bits;
         }
         return ranNow(r, k, c);

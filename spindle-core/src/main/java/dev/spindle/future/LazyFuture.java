@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -111,10 +112,16 @@ public class LazyFuture<T> implements Future<T> {
         this.body = body;
     }
 
-    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
-    private LazyFuture(LatentStack s, Object body) {
-        this(s, s.admit(body, LatentStack.OBJECT));
-        CELL.setRelease(this, s.madeCell);
+    /**
+     * The handle of the future {@code s} just admitted as {@code number}, with its cell. The
+     * factories allocate it and call {@link LatentStack#admit} in one expression,
+     * {@code new LazyFuture<>(s, s.admit(...), s.madeCell)}: one allocation site for both
+     * decisions (two would merge and keep the handle), and each factory small enough for C1 to
+     * inline (see {@link LatentStack#admit}). Keep them so.
+     */
+    private LazyFuture(LatentStack s, long number, Object cell) {
+        this(s, number);
+        CELL.setRelease(this, cell);
     }
 
     /**
@@ -142,9 +149,26 @@ public class LazyFuture<T> implements Future<T> {
      * @return the future
      */
     static <T> LazyFuture<T> create(Object body) {
-        // One allocation site for both decisions (two would merge and keep the handle), small
-        // enough for C1 to inline: see LatentStack.admit. Keep it so.
-        return new LazyFuture<>(LatentStack.current(), body);
+        LatentStack s = LatentStack.current();
+        return new LazyFuture<>(s, s.admit(body, null, 0, LatentStack.OBJECT), s.madeCell);
+    }
+
+    /**
+     * Creates a future of {@code fn} applied to {@code arg}: the call form, which allocates
+     * nothing for a future that runs at its creation when {@code fn} captures nothing (see
+     * {@link FunctionCall}).
+     *
+     * @param fn  the function
+     * @param arg its argument, evaluated now
+     * @param <A> argument type
+     * @param <T> result type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A, T> LazyFuture<T> of(Function<? super A, ? extends T> fn, A arg) {
+        Objects.requireNonNull(fn, "fn");
+        LatentStack s = LatentStack.current();
+        return new LazyFuture<>(s, s.admit(fn, arg, 0, FunctionCall.OBJECT_OF_REF), s.madeCell);
     }
 
     /**

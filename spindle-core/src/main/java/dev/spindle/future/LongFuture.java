@@ -1,7 +1,9 @@
 package dev.spindle.future;
 
 import java.util.Objects;
+import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * A {@link LazyFuture} of a {@code long}, whose {@link #touchLong()} returns the value unboxed.
@@ -29,9 +31,9 @@ public final class LongFuture extends LazyFuture<Long> {
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
     private long value;
 
-    /** Admits a future of {@code body} on {@code s} (see {@link LatentStack#admit}) and makes its handle. */
-    private LongFuture(LatentStack s, Object body) {
-        super(s, s.admit(body, LatentStack.LONG));
+    /** The handle of the future {@code s} just admitted as {@code number} (see {@link LazyFuture#create}). */
+    private LongFuture(LatentStack s, long number) {
+        super(s, number);
         value = s.madeBits;
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
@@ -47,8 +49,49 @@ public final class LongFuture extends LazyFuture<Long> {
         return create(Objects.requireNonNull(body, "body"));
     }
 
+    /**
+     * Creates a future of {@code fn} applied to {@code arg} — the call form, which allocates
+     * nothing for a future that runs at its creation when {@code fn} captures nothing (see
+     * {@link FunctionCall}).
+     *
+     * <pre>{@code
+     * static long sum(Node n) {
+     *     if (n == null) return 0;
+     *     LongFuture left = LongFuture.of(Tree::sum, n.left);
+     *     long right = sum(n.right);
+     *     return left.touchLong() + right + n.value;
+     * }
+     * }</pre>
+     *
+     * @param fn  the function
+     * @param arg its argument, evaluated now
+     * @param <A> argument type
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static <A> LongFuture of(ToLongFunction<? super A> fn, A arg) {
+        Objects.requireNonNull(fn, "fn");
+        LatentStack s = LatentStack.current();
+        return new LongFuture(s, s.admit(fn, arg, 0, FunctionCall.LONG_OF_REF));
+    }
+
+    /**
+     * {@link #of(ToLongFunction, Object)} for an {@code int} argument, which is not boxed.
+     *
+     * @param fn  the function
+     * @param arg its argument, evaluated now
+     * @return the future
+     * @throws NullPointerException if fn is null
+     */
+    public static LongFuture of(IntToLongFunction fn, int arg) {
+        Objects.requireNonNull(fn, "fn");
+        LatentStack s = LatentStack.current();
+        return new LongFuture(s, s.admit(fn, null, arg, FunctionCall.LONG_OF_INT));
+    }
+
     static LongFuture create(Object body) {
-        return new LongFuture(LatentStack.current(), body);      // small for C1: see LatentStack.admit
+        LatentStack s = LatentStack.current();
+        return new LongFuture(s, s.admit(body, null, 0, LatentStack.LONG));      // small for C1: see LatentStack.admit
     }
 
     /**

@@ -199,17 +199,22 @@ public final class Worker extends Thread {
 
     /**
      * For the futures runtime: how many latent futures of the object API this worker keeps before
-     * new ones run at their creation (see {@code LatentStack.runsNow}): 2 + log2(parallelism) —
-     * the depth woven calls defer to, but 2 in a pool of one worker, where woven calls defer
-     * nothing: a few latent futures cost nothing measurable there and keep every future's
-     * semantics (latent, promoted, run at its touch) reachable at one worker — or
-     * {@code -Dspindle.directive.depth}.
+     * new ones run at their creation (see {@code LatentStack.runsNow}): the depth woven calls
+     * defer to, 2 + log2(parallelism), and none in a pool of one worker, where no other worker
+     * could be given one — or {@code -Dspindle.directive.depth}.
+     *
+     * <p>Until 2026-11-26 a one-worker pool kept 2, taken to cost nothing measurable (Fib on the
+     * Zen 5 host). On the Zen 1 host, with the call form's futures allocating nothing, they cost
+     * TreeSum-1K 45% at one worker (each 2.4-µs sum of 1023 nodes refills the stack ~55 times:
+     * 142 ms against 98 with none, seq 68) and Fib 6% (714 against 675 ms): PERFORMANCE.md,
+     * futures suite, "The call form". Every path of a future — latent, promoted, run at its
+     * touch — stays reachable at one worker under {@code spindle.spawn=always} and from threads
+     * that are not workers.
      *
      * @return the number of latent futures kept
      */
     public int latentKeep() {
-        int p = pool.parallelism();
-        return DEPTH_OVERRIDE >= 0 ? DEPTH_OVERRIDE : 2 + (32 - Integer.numberOfLeadingZeros(Math.max(1, p) - 1));
+        return deferDepth(pool.parallelism());
     }
 
     /**

@@ -29,7 +29,7 @@ class InlineBarrierTest {
     void admitIsTooLongForEitherCompilerToInline() throws IOException {
         int limit = Math.max(DEFAULT_FREQ_INLINE_SIZE, vmFlag("FreqInlineSize", DEFAULT_FREQ_INLINE_SIZE));
         limit = Math.max(limit, vmFlag("MaxInlineSize", 35));
-        int length = codeLength(LatentStack.class, "admit", "(Ljava/lang/Object;I)J");
+        int length = codeLength(LatentStack.class, "admit", "(Ljava/lang/Object;Ljava/lang/Object;II)J");
         assertTrue(length > limit + 32, "LatentStack.admit has " + length + " bytes of bytecode; it must stay well above "
                 + limit + " (FreqInlineSize) so that neither C1 nor C2 inlines it into the handle's constructor");
     }

@@ -58,7 +58,8 @@ class LazyFutureTest {
 
     @Test
     void untouchedLatentFutureRunsOnTheTouchingThread() throws Exception {
-        try (SpindlePool pool = new SpindlePool(1)) {     // nobody is hungry: the future stays latent
+        try (QuietPool quiet = new QuietPool()) {     // nobody can steal: the future stays latent
+            SpindlePool pool = quiet.pool;
             onWorker(pool, () -> {
                 AtomicReference<Thread> ran = new AtomicReference<>();
                 LazyFuture<String> f = Spindle.future(() -> {
@@ -77,7 +78,8 @@ class LazyFutureTest {
     @Test
     void promotedButUnstartedFutureRunsOnTheTouchingThread() throws Exception {
         assumeTrue(SpawnMode.current() != SpawnMode.NEVER, "nothing is promoted under spawn=never");
-        try (SpindlePool pool = new SpindlePool(1)) {
+        try (QuietPool quiet = new QuietPool()) {
+            SpindlePool pool = quiet.pool;
             CountDownLatch hold = new CountDownLatch(1);
             AtomicReference<Thread> ran = new AtomicReference<>();
             LazyFuture<Integer> f = promotedThenBusy(pool, hold, () -> {
@@ -91,7 +93,7 @@ class LazyFutureTest {
     }
 
     /**
-     * On the pool's (only) worker: creates a future, promotes it, hands it out, then keeps the
+     * On a worker of a {@link QuietPool}: creates a future, promotes it, hands it out, then keeps the
      * worker busy until {@code hold} opens, so the promoted task stays unstarted.
      */
     static <T> LazyFuture<T> promotedThenBusy(SpindlePool pool, CountDownLatch hold, Supplier<T> body)
@@ -132,7 +134,8 @@ class LazyFutureTest {
     void touchingARunningFutureWaitsForIt() throws Exception {
         // The owner runs the body (inline at its touch, or as the claimed promoted task); another
         // thread touches meanwhile and must wait for the same value.
-        try (SpindlePool pool = new SpindlePool(1)) {
+        try (QuietPool quiet = new QuietPool()) {
+            SpindlePool pool = quiet.pool;
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             AtomicInteger runs = new AtomicInteger();
@@ -302,7 +305,8 @@ class LazyFutureTest {
 
     @Test
     void touchingAFutureFromItsOwnBodyIsAnError() throws Exception {
-        try (SpindlePool one = new SpindlePool(1)) {
+        try (QuietPool quiet = new QuietPool()) {
+            SpindlePool one = quiet.pool;
             onWorker(one, () -> {
                 AtomicReference<LazyFuture<Integer>> self = new AtomicReference<>();
                 LazyFuture<Integer> f = Spindle.future(() -> self.get().touch());
@@ -347,7 +351,8 @@ class LazyFutureTest {
     @Test
     void cancelBeforeStartPreventsTheBody() throws Exception {
         AtomicInteger runs = new AtomicInteger();
-        try (SpindlePool one = new SpindlePool(1)) {        // latent: nobody is hungry
+        try (QuietPool quiet = new QuietPool()) {        // latent: nobody can steal
+            SpindlePool one = quiet.pool;
             onWorker(one, () -> {
                 LazyFuture<Integer> f = Spindle.future(runs::incrementAndGet);
                 assertTrue(f.cancel(false));
@@ -366,7 +371,8 @@ class LazyFutureTest {
         assertEquals(1, runs.get());
         // promoted, not started
         assumeTrue(SpawnMode.current() != SpawnMode.NEVER, "nothing is promoted under spawn=never");
-        try (SpindlePool pool = new SpindlePool(1)) {
+        try (QuietPool quiet = new QuietPool()) {
+            SpindlePool pool = quiet.pool;
             CountDownLatch hold = new CountDownLatch(1);
             LazyFuture<Integer> g = promotedThenBusy(pool, hold, runs::incrementAndGet);
             assertTrue(g.cancel(false));

@@ -146,7 +146,8 @@ class PrimitiveFutureTest {
 
     @Test
     void touchingFromItsOwnBodyAndCancellingAreAsForAnyFuture() throws Exception {
-        try (SpindlePool one = new SpindlePool(1)) {
+        try (QuietPool quiet = new QuietPool()) {
+            SpindlePool one = quiet.pool;
             onWorker(one, () -> {
                 AtomicReference<LongFuture> self = new AtomicReference<>();
                 LongFuture f = Spindle.futureLong(() -> self.get().touchLong());

@@ -119,7 +119,7 @@ public final class TreeSum extends FutureProgram<TreeSum.Tree, Long> {
         if (n == null) {
             return 0;
         }
-        LongFuture left = Spindle.futureLong(() -> spindle(n.left));
+        LongFuture left = Spindle.futureLong(TreeSum::spindle, n.left);
         long right = spindle(n.right);
         return left.touchLong() + right + n.value;
     }
