@@ -48,6 +48,36 @@ class ExamplesTest {
         return sum(t.left) + right.touchLong() + t.value;
     }
 
+    // README "Lazy futures", Spindle.future(Function, Object)'s Javadoc: the call form
+    static long fibCall(int n) {
+        if (n < 2) return n;
+        dev.spindle.future.LongFuture a = Spindle.futureLong(ExamplesTest::fibCall, n - 1);   // fib applied to n - 1
+        return fibCall(n - 2) + a.touchLong();
+    }
+
+    // LongFuture.of(ToLongFunction, Object)'s Javadoc
+    static long sumCall(Node n) {
+        if (n == null) return 0;
+        dev.spindle.future.LongFuture left = dev.spindle.future.LongFuture.of(ExamplesTest::sumCall, n.left);
+        long right = sumCall(n.right);
+        return left.touchLong() + right + n.value;
+    }
+
+    @Test
+    void readmeCallForm() {
+        Node t = tree(1, 10_001);
+        try (SpindlePool pool = new SpindlePool(2)) {
+            long[] r = pool.invoke(new RecursiveTask<long[]>() {
+                @Override
+                protected long[] compute() {
+                    return new long[]{fibCall(27), sumCall(t)};
+                }
+            });
+            assertArrayEquals(new long[]{196418L, 10_000L * 10_001L / 2}, r);
+        }
+        assertEquals(196418L, fibCall(27));                      // from a thread that is not a worker
+    }
+
     static Node tree(long lo, long hi) {
         if (lo >= hi) return null;
         long mid = (lo + hi) >>> 1;

@@ -71,6 +71,14 @@ import java.util.function.Supplier;
  * @param <T> result type
  */
 public class LazyFuture<T> implements Future<T> {
+    /**
+     * Every call of {@code CELL.setRelease} passes its value as {@code Object}: a VarHandle call
+     * with a signature of its own, such as {@code (LongFuture, Outcome)}, is linked when it first
+     * runs, and C2 compiles a call site not yet linked as a trap ("unloaded"). The latent touch's
+     * store of {@code Outcome.IN_HANDLE} first runs in a pool of two workers, long after the touch
+     * was compiled, and trapped 28 times in one JVM before it was recompiled (Fib; 0 with the
+     * shared signature, {@code -Xlog:deoptimization=debug}).
+     */
     static final VarHandle CELL;
     /** {@link #step}'s answers besides a final cell value. */
     private static final Object RUN_HERE = new Object();
@@ -442,7 +450,7 @@ public class LazyFuture<T> implements Future<T> {
             if (region.stack == s) {
                 if (s.removeFuture(body, number)) {
                     s.cancelled++;
-                    CELL.setRelease(this, Outcome.CANCELLED);
+                    CELL.setRelease(this, (Object) Outcome.CANCELLED);
                     return true;
                 }
                 if (s.isRunning(number)) {

@@ -122,11 +122,11 @@ public final class LongFuture extends LazyFuture<Long> {
             try {
                 v = Outcome.invokeLong(body);
             } catch (Throwable ex) {
-                CELL.setRelease(this, Outcome.failedTouched(ex));
+                CELL.setRelease(this, (Object) Outcome.failedTouched(ex));
                 throw Outcome.forTouch(ex);
             }
             value = v;                                         // not boxed: see Outcome.IN_HANDLE
-            CELL.setRelease(this, Outcome.IN_HANDLE);          // removed with the handle where it does not escape
+            CELL.setRelease(this, (Object) Outcome.IN_HANDLE);        // removed with the handle where it does not escape
             return v;
         }
         Object c = r.settleOwned(number, body);

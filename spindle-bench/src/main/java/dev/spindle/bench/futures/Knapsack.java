@@ -130,16 +130,17 @@ public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
         // The "take" branch, searched first by the sequential code, is the future: a future that
         // runs at its creation (all but the few the runtime keeps latent) keeps the sequential
         // search order, and so its pruning.
-        LazyFuture<Void> take = null;
+        // Two paths rather than a handle that may be null: a handle merged with null at the
+        // touch stays allocated (72 bytes per future against 40, the lambda alone).
         if (weight + it.weight[i] <= it.capacity) {
-            take = Spindle.future(() -> {
+            LazyFuture<Void> take = Spindle.future(() -> {
                 spindle(it, i + 1, weight + it.weight[i], value + it.value[i], best);
                 return null;
             });
-        }
-        spindle(it, i + 1, weight, value, best);
-        if (take != null) {
+            spindle(it, i + 1, weight, value, best);
             take.touch();
+        } else {
+            spindle(it, i + 1, weight, value, best);
         }
     }
 
