@@ -131,6 +131,16 @@ public final class LatentStack extends LatentStackRequest {
     private LatentStack(Worker worker, SpindlePool pool, Thread owner) {
         super(worker, pool, owner);
         this.keep = worker != null ? worker.latentKeep() : FutureCall.EXTERNAL_DEPTH;
+        // What a future run at its creation leaves (see ranNow), so that the first future on a
+        // new stack takes the same branches as every later one. A new pool's first futures used to
+        // find no table and different made* fields, and trapped in code C2 had compiled on the
+        // previous pool's stack; the recompiled code ran 35-40% slower for as long as the JVM
+        // lived (Fib at one worker in a second pool of one worker: 350-372 ms per fib(36) against
+        // 247-269 in the first; 231-253 in every pool with this; PERFORMANCE.md, futures suite,
+        // "The call form").
+        madeRegion = newRegion();
+        madeBody = LazyFuture.NO_BODY;
+        madeCell = Outcome.IN_HANDLE;
     }
 
     /**
