@@ -419,10 +419,17 @@ public final class LatentStack extends LatentStackRequest {
         throw new IllegalStateException("no table for future #" + number + " on " + this);
     }
 
-    /** Owner: a table received an exposure; futures created from now on go to a new one. */
+    /**
+     * Owner: a table received an exposure; futures created from now on go to a new one, made
+     * here rather than by the next future. A stack that had no table when its next future came
+     * ({@link #currentRegion} finding null) took a branch C2 had not compiled into {@code admit},
+     * and the recompiled code ran ~40% slower from then on: Fib in the call form, fib(36), 178–191
+     * ms per run at two workers with the table made lazily, 139–143 with it made here; one worker
+     * after a pool of two, 337–351 against 263 (PERFORMANCE.md, futures suite, "The call form").
+     */
     void retireRegion(ExposedFutures r) {
         if (region == r) {
-            region = null;
+            newRegion();
         }
     }
 
