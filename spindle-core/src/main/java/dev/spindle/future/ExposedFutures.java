@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Lifetime</h2>
  * Nothing but the handles and the stack's entries reaches a table: the owner starts a new one
- * after each exposure ({@link LatentStack#currentRegion}), so an old table, with the tasks of
+ * after each exposure ({@link LatentStack#retireRegion}), so an old table, with the tasks of
  * futures nobody ever touched, is garbage as soon as the last of its handles is. The owner's
  * touch that took its outcome from here caches it in the handle and removes the entry
  * ({@link #forget}); other threads cache it and leave the entry, on which the owner's touch relies
