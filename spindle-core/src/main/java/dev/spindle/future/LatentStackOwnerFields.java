@@ -19,7 +19,7 @@ abstract class LatentStackOwnerFields {
     /** Numbers of futures run out of order for their touch, innermost last (see {@link LatentStack#runOutOfOrder}). */
     long[] running = new long[8];
     int runningCount;
-    /** The table new futures are recorded in; null until the next future needs one. */
+    /** The table new futures are recorded in: made with the stack and again by each exposure that retires one ({@link LatentStack#retireRegion}). */
     ExposedFutures region;
     /** Tables that latent futures may belong to, oldest first (see {@link LatentStack#regionOf}). */
     final ArrayDeque<ExposedFutures> openRegions = new ArrayDeque<>();
