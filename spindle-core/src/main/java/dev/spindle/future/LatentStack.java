@@ -370,17 +370,13 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Owner: the table new futures are recorded in (a new one after each exposure, see
-     * {@link ExposedFutures}).
+     * Owner: the table new futures are recorded in — never null: made with the stack and again by
+     * each exposure that retires one ({@link #retireRegion}).
      *
      * @return the table
      */
     ExposedFutures currentRegion() {
-        ExposedFutures r = region;
-        if (r == null) {
-            r = newRegion();
-        }
-        return r;
+        return region;
     }
 
     private ExposedFutures newRegion() {
@@ -422,7 +418,7 @@ public final class LatentStack extends LatentStackRequest {
     /**
      * Owner: a table received an exposure; futures created from now on go to a new one, made
      * here rather than by the next future. A stack that had no table when its next future came
-     * ({@link #currentRegion} finding null) took a branch C2 had not compiled into {@code admit},
+     * ({@code currentRegion} used to make one then) took a branch C2 had not compiled into {@code admit},
      * and the recompiled code ran ~40% slower from then on: Fib in the call form, fib(36), 178–191
      * ms per run at two workers with the table made lazily, 139–143 with it made here; one worker
      * after a pool of two, 337–351 against 263 (PERFORMANCE.md, futures suite, "The call form").

@@ -57,7 +57,7 @@ public final class FutureFib extends FutureProgram<Integer, Long> {
         if (n < 2) {
             return n;
         }
-        LongFuture a = LongFuture.of(FutureFib::fib, n - 1);
+        LongFuture a = Spindle.futureLong(FutureFib::fib, n - 1);
         long b = fib(n - 2);
         return a.touchLong() + b;
     }
