@@ -32,7 +32,7 @@ import java.util.function.ToLongFunction;
  * lock, CAS or fence, and since the stack never holds the handle, escape analysis can remove it.
  *
  * <p>Only a few futures are pushed: while the stack already keeps {@code keep} latent futures
- * above its floor (2 + log2 P) and nobody asked for work, a new future of the object API runs at
+ * above its floor (log2 P rounded up: one at two workers, none at one) and nobody asked for work, a new future of the object API runs at
  * its creation instead ({@link #runsNow}) — the serial order, a method call's cost, and nothing
  * a hungry worker would have been given, since it is only ever given the oldest.
  *
@@ -154,7 +154,7 @@ public final class LatentStack extends LatentStackRequest {
 
     /**
      * How many latent futures above the floor this stack keeps before a new future runs at its
-     * creation (see {@link #runsNow}): {@code Worker.latentKeep()}, 2 + log2(P), for a worker;
+     * creation (see {@link #runsNow}): {@code Worker.latentKeep()}, log2(P) rounded up, for a worker;
      * {@code FutureCall.EXTERNAL_DEPTH} for a thread that is not a worker.
      */
     private final int keep;

@@ -197,24 +197,42 @@ public final class Worker extends Thread {
         return 2 + (32 - Integer.numberOfLeadingZeros(parallelism - 1));
     }
 
+    private static final int KEEP_OVERRIDE = Integer.getInteger("spindle.future.keep", -1);
+
     /**
      * For the futures runtime: how many latent futures of the object API this worker keeps before
-     * new ones run at their creation (see {@code LatentStack.runsNow}): the depth woven calls
-     * defer to, 2 + log2(parallelism), and none in a pool of one worker, where no other worker
-     * could be given one — or {@code -Dspindle.directive.depth}.
+     * new ones run at their creation (see {@code LatentStack.runsNow}): log2(parallelism) rounded
+     * up — 0 in a pool of one worker, where no other worker could be given one, 1 at two workers,
+     * 2 at three or four — or {@code -Dspindle.future.keep}. The oldest latent futures are the top
+     * levels of the recursion under way, and log2(P) levels of a binary recursion are P pieces:
+     * one for each worker, given oldest first. A request makes the next future latent whatever
+     * this says, so a hungry worker is never refused.
      *
-     * <p>Until 2026-11-26 a one-worker pool kept 2, taken to cost nothing measurable (Fib on the
-     * Zen 5 host). On the Zen 1 host, with the call form's futures allocating nothing, they cost
-     * TreeSum-1K 45% at one worker (each 2.4-µs sum of 1023 nodes refills the stack ~55 times:
-     * 142 ms against 98 with none, seq 68) and Fib 6% (714 against 675 ms): PERFORMANCE.md,
-     * futures suite, "The call form". Every path of a future — latent, promoted, run at its
-     * touch — stays reachable at one worker under {@code spindle.spawn=always} and from threads
-     * that are not workers.
+     * <p>Why so few. A stack refills each time a touch pops its newest latent future, so the
+     * number of latent pushes grows steeply with what it keeps, and a latent future costs ~10 ns
+     * more than one run at its creation (its body object, the push and the pop, the body called
+     * through its interface). On the Zen 1 host, TreeSum-1K (8192 sums of 1023 nodes per run) at
+     * two workers with {@code spawn=never}, so that nothing was ever promoted: 180–194 ms keeping
+     * 3 (2 + log2 P, the woven calls' depth, which this was until 2026-11-26), 93–102 keeping
+     * none, against 100 at one worker. With promotion (the futures suite at two workers, keeping
+     * 0 / 1 / 3): TreeSum-1K 195 / 88.4 / 123 ms (seq 64–70), and Fib, FFT, Raytracer, AdapInt,
+     * Quicksort, Knapsack and the large trees within the host's noise of each other
+     * (PERFORMANCE.md, futures suite, "Fewer latent futures at two workers"). A pool of one worker
+     * kept 2 until 2026-11-26, which cost TreeSum-1K 45% there. Every path of a future — latent,
+     * promoted, run at its touch — stays reachable at one worker under {@code spindle.spawn=always}
+     * and from threads that are not workers.
      *
      * @return the number of latent futures kept
      */
     public int latentKeep() {
-        return deferDepth(pool.parallelism());
+        return latentKeep(pool.parallelism());
+    }
+
+    static int latentKeep(int parallelism) {
+        if (KEEP_OVERRIDE >= 0) {
+            return KEEP_OVERRIDE;
+        }
+        return 32 - Integer.numberOfLeadingZeros(parallelism - 1);
     }
 
     /**
