@@ -212,4 +212,40 @@ class RunAtCreationTest {
             assertEquals(1, c.promoted(), c.toString());
         }
     }
+
+    @Test
+    void aWorkerKeepsLog2OfItsPoolsParallelismLatent() throws Exception {
+        int[] parallelism = {1, 2, 3, 4, 8};
+        int[] expected = {0, 1, 2, 2, 3};
+        for (int i = 0; i < parallelism.length; i++) {
+            try (SpindlePool pool = new SpindlePool(parallelism[i])) {
+                int keep = onWorker(pool, () -> ((Worker) Thread.currentThread()).latentKeep());
+                assertEquals(expected[i], keep, "latent futures kept by a worker of a pool of " + parallelism[i]);
+            }
+        }
+    }
+
+    @Test
+    void aWorkerOfTwoKeepsItsFirstFutureLatentAndRunsTheNextAtTheirCreation() throws Exception {
+        assumeTrue(SpawnMode.current() != SpawnMode.ALWAYS, "spawn=always makes every future a task");
+        try (QuietPool quiet = new QuietPool()) {
+            onWorker(quiet.pool, () -> {
+                AtomicInteger runs = new AtomicInteger();
+                LazyFuture<Integer> first = Spindle.future(() -> {
+                    runs.incrementAndGet();
+                    return 1;
+                });
+                assertEquals(0, runs.get(), "the first future of a worker of two ran at its creation");
+                LazyFuture<Integer> second = Spindle.future(() -> {
+                    runs.incrementAndGet();
+                    return 2;
+                });
+                assertEquals(1, runs.get(), "a worker of two keeps one latent future; the second should have run at its creation");
+                assertEquals(2, second.touch());
+                assertEquals(1, first.touch());
+                assertEquals(2, runs.get(), "each body runs once");
+                return null;
+            });
+        }
+    }
 }
