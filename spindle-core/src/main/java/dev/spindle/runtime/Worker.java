@@ -209,9 +209,11 @@ public final class Worker extends Thread {
      * this says, so a hungry worker is never refused.
      *
      * <p>Why so few. A stack refills each time a touch pops its newest latent future, so the
-     * number of latent pushes grows steeply with what it keeps, and a latent future costs ~10 ns
-     * more than one run at its creation (its body object, the push and the pop, the body called
-     * through its interface). On the Zen 1 host, TreeSum-1K (8192 sums of 1023 nodes per run) at
+     * number of latent pushes grows steeply with what it keeps; each costs its body object, the
+     * push and the pop and the body called through its interface, and with latent paths live C2
+     * compiles the owner's code into a slower form (at one worker, TreeSum-1K keeping 1 or 3 ran
+     * 13% and 60–85% slower than keeping none, with ~2% of the samples in the latent-only
+     * methods). On the Zen 1 host, TreeSum-1K (8192 sums of 1023 nodes per run) at
      * two workers with {@code spawn=never}, so that nothing was ever promoted: 180–194 ms keeping
      * 3 (2 + log2 P, the woven calls' depth, which this was until 2026-11-26), 93–102 keeping
      * none, against 100 at one worker. With promotion (the futures suite at two workers, keeping
