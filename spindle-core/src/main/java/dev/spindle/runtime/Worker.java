@@ -185,7 +185,7 @@ public final class Worker extends Thread {
         return latent;
     }
 
-    private static final int DEPTH_OVERRIDE = Integer.getInteger("spindle.directive.depth", -1);
+    private static final int DEPTH_OVERRIDE = IntProperty.nonNegative("spindle.directive.depth", -1);
 
     static int deferDepth(int parallelism) {
         if (DEPTH_OVERRIDE >= 0) {
@@ -197,7 +197,7 @@ public final class Worker extends Thread {
         return 2 + (32 - Integer.numberOfLeadingZeros(parallelism - 1));
     }
 
-    private static final int KEEP_OVERRIDE = Integer.getInteger("spindle.future.keep", -1);
+    private static final int KEEP_OVERRIDE = IntProperty.nonNegative("spindle.future.keep", -1);
 
     /**
      * For the futures runtime: how many latent futures of the object API this worker keeps before
