@@ -212,7 +212,7 @@ public final class Worker extends Thread {
      * number of latent pushes grows steeply with what it keeps; each costs its body object, the
      * push and the pop and the body called through its interface, and with latent paths live C2
      * compiles the owner's code into a slower form (at one worker, TreeSum-1K keeping 1 or 3 ran
-     * 13% and 60–85% slower than keeping none, with ~2% of the samples in the latent-only
+     * 11–30% and 55–90% slower than keeping none, with ~2% of the samples in the latent-only
      * methods). On the Zen 1 host, TreeSum-1K (8192 sums of 1023 nodes per run) at
      * two workers with {@code spawn=never}, so that nothing was ever promoted: 180–194 ms keeping
      * 3 (2 + log2 P, the woven calls' depth, which this was until 2026-11-26), 93–102 keeping
