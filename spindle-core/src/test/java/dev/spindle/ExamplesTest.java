@@ -4,6 +4,8 @@ import dev.spindle.forkjoin.ForkJoin;
 import dev.spindle.forkjoin.Pair;
 import dev.spindle.forkjoin.RecursiveAction;
 import dev.spindle.forkjoin.RecursiveTask;
+import dev.spindle.future.LazyFuture;
+import dev.spindle.future.LongFuture;
 import dev.spindle.runtime.PoolStatistics;
 import dev.spindle.runtime.SpindlePool;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,7 @@ class ExamplesTest {
     // README "Lazy futures" and LazyFuture's / Spindle's Javadoc
     static long fibF(int n) {
         if (n < 2) return n;
-        dev.spindle.future.LazyFuture<Long> a = Spindle.future(() -> fibF(n - 1));   // no threshold anywhere
+        LazyFuture<Long> a = Spindle.future(() -> fibF(n - 1));   // no threshold anywhere
         long b = fibF(n - 2);
         return a.touch() + b;
     }
@@ -44,21 +46,21 @@ class ExamplesTest {
 
     static long sum(Node t) {
         if (t == null) return 0;
-        dev.spindle.future.LongFuture right = Spindle.futureLong(() -> sum(t.right));
+        LongFuture right = Spindle.futureLong(() -> sum(t.right));
         return sum(t.left) + right.touchLong() + t.value;
     }
 
     // README "Lazy futures", Spindle.future(Function, Object)'s Javadoc: the call form
     static long fibCall(int n) {
         if (n < 2) return n;
-        dev.spindle.future.LongFuture a = Spindle.futureLong(ExamplesTest::fibCall, n - 1);   // fib applied to n - 1
+        LongFuture a = Spindle.futureLong(ExamplesTest::fibCall, n - 1);   // fib applied to n - 1
         return fibCall(n - 2) + a.touchLong();
     }
 
     // LongFuture.of(ToLongFunction, Object)'s Javadoc
     static long sumCall(Node n) {
         if (n == null) return 0;
-        dev.spindle.future.LongFuture left = dev.spindle.future.LongFuture.of(ExamplesTest::sumCall, n.left);
+        LongFuture left = LongFuture.of(ExamplesTest::sumCall, n.left);
         long right = sumCall(n.right);
         return left.touchLong() + right + n.value;
     }
@@ -116,10 +118,10 @@ class ExamplesTest {
         // Scope's Javadoc, with sizes instead of files
         List<String> words = List.of("a", "bb", "ccc");
         long total = Spindle.scopeValue(s -> {
-            List<dev.spindle.future.LazyFuture<Integer>> parts = new java.util.ArrayList<>();
+            List<LazyFuture<Integer>> parts = new java.util.ArrayList<>();
             for (String w : words) parts.add(s.futureCall(w::length));
             long sum = 0;
-            for (dev.spindle.future.LazyFuture<Integer> f : parts) sum += f.touch();
+            for (LazyFuture<Integer> f : parts) sum += f.touch();
             return sum;
         });
         assertEquals(6L, total);

@@ -92,7 +92,7 @@ public final class DoubleFuture extends LazyFuture<Double> {
                 throw Outcome.forTouch(ex);
             }
             value = v;                                         // not boxed: see Outcome.IN_HANDLE
-            CELL.setRelease(this, (Object) Outcome.IN_HANDLE);        // removed with the handle where it does not escape
+            CELL.setRelease(this, (Object) Outcome.IN_HANDLE); // removed with the handle where it does not escape
             return v;
         }
         Object c = r.settleOwned(number, body);

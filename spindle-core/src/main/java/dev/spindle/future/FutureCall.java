@@ -45,7 +45,7 @@ public final class FutureCall extends Latent {
      * How deep a thread that is not a worker defers calls (a worker's depth depends on its pool:
      * {@code -Dspindle.directive.depth}, default 2 + log2(parallelism), 0 for one worker).
      */
-    static final int EXTERNAL_DEPTH = IntProperty.nonNegative("spindle.directive.depth", 3);
+    static final int EXTERNAL_DEPTH = IntProperty.nonNegative(Worker.DEFER_DEPTH_PROPERTY, 3);
     /** Calls made at their declaration between two looks at the request flag. */
     private static final int REQUEST_POLL = 63;
 

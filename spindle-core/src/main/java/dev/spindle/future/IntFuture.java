@@ -107,7 +107,7 @@ public final class IntFuture extends LazyFuture<Integer> {
                 throw Outcome.forTouch(ex);
             }
             value = v;                                         // not boxed: see Outcome.IN_HANDLE
-            CELL.setRelease(this, (Object) Outcome.IN_HANDLE);        // removed with the handle where it does not escape
+            CELL.setRelease(this, (Object) Outcome.IN_HANDLE); // removed with the handle where it does not escape
             return v;
         }
         Object c = r.settleOwned(number, body);

@@ -33,8 +33,9 @@ import java.util.function.ToLongFunction;
  *
  * <p>Only a few futures are pushed: while the stack already keeps {@code keep} latent futures
  * above its floor (log2 P rounded up: one at two workers, none at one) and nobody asked for
- * work, a new future of the object API runs at its creation instead ({@link #runsNow}) — the serial order, a method call's cost, and nothing
- * a hungry worker would have been given, since it is only ever given the oldest.
+ * work, a new future of the object API runs at its creation instead ({@link #runsNow}) — the
+ * serial order, a method call's cost, and nothing a hungry worker would have been given, since
+ * it is only ever given the oldest.
  *
  * <p>A latent future becomes visible to other threads only by <em>promotion</em>, which only the
  * owner performs: it wraps the entry in a {@link PromotedFuture} task, records the task in the

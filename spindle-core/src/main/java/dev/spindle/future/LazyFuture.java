@@ -22,9 +22,9 @@ import java.util.function.Supplier;
  * <p>A new future is <em>latent</em> — a plain entry on its creator's {@link LatentStack}, run
  * when it is touched, on the touching thread, as a method call — while its creator keeps only a
  * few latent futures; beyond those (log2 of the pool's parallelism, rounded up) and while nobody
- * asks for work, it <em>runs at its creation</em>, as the call it stands for, and its handle holds the
- * outcome. When other workers are hungry the creator promotes its oldest latent futures into
- * stealable tasks. Either way a future declares that its body may run concurrently with the code
+ * asks for work, it <em>runs at its creation</em>, as the call it stands for, and its handle
+ * holds the outcome. When other workers are hungry the creator promotes its oldest latent
+ * futures into stealable tasks. Either way a future declares that its body may run concurrently with the code
  * that follows its creation, and every rule below holds whatever the runtime decided:
  * <ul>
  * <li>touching a future that has not started runs it on the touching thread;</li>

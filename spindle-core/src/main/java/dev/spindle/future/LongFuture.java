@@ -126,7 +126,7 @@ public final class LongFuture extends LazyFuture<Long> {
                 throw Outcome.forTouch(ex);
             }
             value = v;                                         // not boxed: see Outcome.IN_HANDLE
-            CELL.setRelease(this, (Object) Outcome.IN_HANDLE);        // removed with the handle where it does not escape
+            CELL.setRelease(this, (Object) Outcome.IN_HANDLE); // removed with the handle where it does not escape
             return v;
         }
         Object c = r.settleOwned(number, body);

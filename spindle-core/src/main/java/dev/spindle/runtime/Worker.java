@@ -185,7 +185,9 @@ public final class Worker extends Thread {
         return latent;
     }
 
-    private static final int DEPTH_OVERRIDE = IntProperty.nonNegative("spindle.directive.depth", -1);
+    /** The property that overrides {@link #deferDepth} (and the depth of threads that are not workers). */
+    public static final String DEFER_DEPTH_PROPERTY = "spindle.directive.depth";
+    private static final int DEPTH_OVERRIDE = IntProperty.nonNegative(DEFER_DEPTH_PROPERTY, -1);
 
     static int deferDepth(int parallelism) {
         if (DEPTH_OVERRIDE >= 0) {
