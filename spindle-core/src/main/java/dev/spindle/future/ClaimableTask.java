@@ -26,6 +26,16 @@ abstract class ClaimableTask extends Task<Object> {
     private volatile int claimed;
     /** The thread that claimed it. */
     volatile Thread runner;
+    /**
+     * When the owner promoted it ({@link System#nanoTime()}); written before the push that
+     * publishes the task, so a thief that took it reads the value written.
+     */
+    long promotedAt;
+
+    @Override
+    protected final long promotedAt() {
+        return promotedAt;
+    }
 
     @Override
     protected final boolean tryClaim() {

@@ -759,6 +759,7 @@ public final class LatentStack extends LatentStackRequest {
      */
     private void promote(Latent f, boolean shareNow, String reason, boolean outer) {
         ClaimableTask p = f.promote(this);
+        p.promotedAt = System.nanoTime();
         promoted++;
         lastPromoted = p;
         if (TRACE) {

@@ -130,6 +130,18 @@ public abstract class Task<T> implements RunnableFuture<T> {
     }
 
     /**
+     * When this task was made stealable by a promotion ({@link System#nanoTime()}), or 0 for a task
+     * that was pushed, not promoted. A thief that runs a promoted task measures from it how long
+     * exposed work waits for a taker: the cost of a split that {@link Worker#awaitFuture} weighs
+     * before it asks a thief for part of the future it waits for.
+     *
+     * @return the promotion's time, or 0
+     */
+    protected long promotedAt() {
+        return 0L;
+    }
+
+    /**
      * True once some thread holds the claim of {@link #tryClaim()}. The default, for tasks that
      * only a deque hands out, is false.
      *

@@ -56,6 +56,16 @@ public final class Worker extends Thread {
     private static final long SPIN_NANOS = 20_000L;
     static final long YIELD_NANOS = 100_000L;
 
+    /**
+     * A future's toucher that finds it running on a thief waits this many times the thief's
+     * {@link #stealLagNanos} before it asks the thief to split off part of it, and at least
+     * {@link #MIN_PATIENCE_NANOS}, at most {@link #SPIN_NANOS} (see {@link #awaitFuture}).
+     */
+    private static final int PATIENCE_PER_LAG = 8;
+    private static final long MIN_PATIENCE_NANOS = 2_000L;
+    /** Samples of {@link #stealLagNanos} are capped here: a parked thief's wake-up is not a split's cost. */
+    private static final int STEAL_LAG_CAP_NANOS = 20_000;
+
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
     private static final VarHandle PARK_STATE;
     private static final VarHandle REQUEST_HINT;
@@ -90,6 +100,15 @@ public final class Worker extends Thread {
     @SuppressWarnings("unused") private volatile WorkDescriptor descriptor;
     /** Set by {@link #scan}: the member it claimed of the descriptor whose completion it returned. */
     private int foundMember;
+
+    /**
+     * How long the promoted futures this worker stole had waited between their promotion and the
+     * start of their run here, in ns: an exponentially weighted average (weight 1/8) of samples
+     * capped at {@link #STEAL_LAG_CAP_NANOS} — what a split of its own work would cost a waiter at
+     * least (see {@link #awaitFuture}). Written by this worker after such a steal, read racily by
+     * the waiters of its steals; an int, so a read is never torn.
+     */
+    private int stealLagNanos;
 
     /** A future's toucher parked until this worker shares work (see {@link #awaitFuture}). */
     volatile Thread parkedToucher;
@@ -582,6 +601,11 @@ public final class Worker extends Thread {
         int outerDeferRoom = deferRoom;
         deferRoom = deferDepth;
         t.stealFloor = deque.topIndex();
+        long promotedAt = t.promotedAt();
+        if (promotedAt != 0L) {
+            int lag = (int) Math.min(STEAL_LAG_CAP_NANOS, Math.max(0L, System.nanoTime() - promotedAt));
+            stealLagNanos += (lag - stealLagNanos) >> 3;
+        }
         runningSteal = t;                    // volatile: publishes the floor to waiters that read it
         try {
             runTask(t);
@@ -619,6 +643,15 @@ public final class Worker extends Thread {
      * read by the thief after it shares: one of the two sees the other), or by a timeout that
      * grows to 1 ms.
      *
+     * <p><b>Patience.</b> Taking part of {@code t} from the thief, and asking it to expose some, is a
+     * split: a request, a promotion and a steal, and a new dependency (the thief may finish first
+     * and wait for the piece taken). When {@code t} is nearly done that only adds cost — woven
+     * TreeSum-1K at two workers took ~6 steals per 4–8 µs sum, a cascade of ever smaller pieces,
+     * where one would do. So the waiter first only spins (serving its own requests) for
+     * {@link #splitPatienceNanos} of the thief's {@link #stealLagNanos}: about what a split costs,
+     * measured (the ski-rental rule: wait until waiting has cost what a split would, then split).
+     * See docs/ARCHITECTURE.md, "Patience before a split".
+     *
      * @param t the awaited task, claimed by another thread
      * @throws IllegalStateException if called from another thread
      */
@@ -631,12 +664,20 @@ public final class Worker extends Thread {
         Task.WaitNode node = null;
         long start = System.nanoTime();
         long helped = 0L;
+        long patience = -1L;
         for (int round = 0; !t.isDone(); ) {
             latent.serviceIfRequested();
             if (thief == null || thief.runningSteal != t) {
                 thief = thiefOf(t);
             }
             if (thief != null) {
+                if (patience < 0L) {
+                    patience = splitPatienceNanos(thief.stealLagNanos);
+                }
+                if (System.nanoTime() - start < patience) {
+                    Thread.onSpinWait();            // not yet worth a split: the task may be nearly done
+                    continue;
+                }
                 Task<?> u = thief.deque.stealAtOrAbove(t.stealFloor);
                 if (u != null) {
                     counters.steals++;
@@ -693,6 +734,28 @@ public final class Worker extends Thread {
             }
         }
         counters.waitNanos += System.nanoTime() - start - helped;
+    }
+
+    /**
+     * How long a toucher waits for a task that a thief runs before it asks the thief for a split
+     * ({@link #awaitFuture}): {@link #PATIENCE_PER_LAG} times the thief's steal lag, within
+     * [{@link #MIN_PATIENCE_NANOS}, {@link #SPIN_NANOS}].
+     *
+     * @param stealLagNanos the thief's {@link #stealLagNanos()}
+     * @return the patience in ns
+     */
+    static long splitPatienceNanos(int stealLagNanos) {
+        return Math.min(SPIN_NANOS, Math.max(MIN_PATIENCE_NANOS, (long) PATIENCE_PER_LAG * stealLagNanos));
+    }
+
+    /**
+     * How long the promoted futures this worker stole had waited for it, on average (ns; see the
+     * field). Racy; for the runtime's waiters and for tests.
+     *
+     * @return the average lag in ns, 0 before the first such steal
+     */
+    int stealLagNanos() {
+        return stealLagNanos;
     }
 
     /** The worker currently running {@code t} as a stolen task, or null. O(workers), once per join. */

@@ -101,6 +101,54 @@ class AwaitFutureTest {
         }
     }
 
+    /**
+     * A worker that steals a promoted task records how long it waited since its promotion: the
+     * lag its waiters weigh against a split (a fresh worker's average moves 1/8 of the way to a
+     * sample; a sample is capped at 20 µs).
+     */
+    @Test
+    void aThiefAveragesHowLongPromotedTasksWaitedForIt() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            AtomicReference<Thread> ranIt = new AtomicReference<>();
+            long promoted = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(1);   // a sample above the cap
+            Task<Void> t = new Task<>() {
+                @Override
+                protected long promotedAt() {
+                    return promoted;
+                }
+
+                @Override
+                protected Void compute() {
+                    ranIt.set(Thread.currentThread());
+                    return null;
+                }
+            };
+            Task<Void> owner = new Task<>() {
+                @Override
+                protected Void compute() {
+                    Worker y = (Worker) Thread.currentThread();
+                    y.pushForOthers(t, true);
+                    y.awaitFuture(t);                           // never runs t itself: the other worker steals it
+                    return null;
+                }
+            };
+            pool.invoke(owner);
+            t.join();
+            Worker thief = (Worker) ranIt.get();
+            assertEquals(20_000 >> 3, thief.stealLagNanos(), "one capped sample of a fresh worker");
+        }
+    }
+
+    /** The patience is eight steal lags, never below 2 µs, never above the 20-µs spin. */
+    @Test
+    void aWaitersPatienceIsEightStealLagsWithinBounds() {
+        assertEquals(2_000, Worker.splitPatienceNanos(0));
+        assertEquals(2_000, Worker.splitPatienceNanos(100));
+        assertEquals(8_000, Worker.splitPatienceNanos(1_000));
+        assertEquals(20_000, Worker.splitPatienceNanos(5_000));
+        assertEquals(20_000, Worker.splitPatienceNanos(Integer.MAX_VALUE));
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {

@@ -1,0 +1,175 @@
+package dev.spindle.bench.futures;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The best Ts/T2 any scheduler could reach on TreeSum on this host: no scheduler at all, two
+ * threads that never park, and each sum split once, by hand. The main thread hands the left half of
+ * every sum to a helper thread that spins on a volatile sequence number, sums the right half
+ * itself, then spins until the helper's result arrives: two cache-line transfers to start the
+ * helper, one to return its result, nothing else. A scheduler adds to that at least a decision
+ * (which work, to whom), a deque and a join; so where this probe reads below a Ts/T2 target on a
+ * tree, that target is out of reach on this host for that tree, whatever the runtime does.
+ *
+ * <p>Both halves are taken two levels below the root (the two threads get two grandchildren each)
+ * and the one-thread walk sums the same four grandchildren, so every walk starts at the same depth
+ * parity as the suite's walks from the root ({@link InliningParity}: a walk entered one level down
+ * runs ~1.5× faster on HotSpot, which would flatter this ceiling). It also reports the round trip
+ * of one value between the two threads, the floor under every steal and every join with a thief.
+ *
+ * <p>Run: {@code java -Xms4g -Xmx4g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar
+ * dev.spindle.bench.futures.HandOffCeiling [rounds]}; ms are medians of the rounds after the first
+ * quarter.
+ */
+public final class HandOffCeiling {
+    private HandOffCeiling() {
+    }
+
+    static long sum(TreeSum.Node n) {
+        return n == null ? 0 : sum(n.left) + sum(n.right) + n.value;
+    }
+
+    /** The four grandchildren's subtrees and the top three values, on one thread. */
+    private static long alone(TreeSum.Node r) {
+        TreeSum.Node a = r.left;
+        TreeSum.Node b = r.right;
+        return sum(a.left) + sum(a.right) + sum(b.left) + sum(b.right) + a.value + b.value + r.value;
+    }
+
+    /** A thread that sums the subtree it is handed, spinning (never parking) in between. */
+    private static final class Helper extends Thread {
+        final AtomicLong request = new AtomicLong();   // sequence of the last hand-off
+        final AtomicLong done = new AtomicLong();      // sequence of the last result
+        volatile TreeSum.Node work;
+        long result;                                   // published by done's release store
+        volatile boolean stop;
+
+        Helper() {
+            super("hand-off helper");
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            long seen = 0;
+            while (!stop) {
+                long r = request.get();
+                if (r == seen) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                seen = r;
+                TreeSum.Node a = work;
+                result = sum(a.left) + sum(a.right) + a.value;
+                done.set(r);
+            }
+        }
+
+        /** Sums r with the helper: it takes r.left, the caller r.right. */
+        long split(TreeSum.Node r, long seq) {
+            work = r.left;
+            request.set(seq);
+            TreeSum.Node b = r.right;
+            long mine = sum(b.left) + sum(b.right) + b.value + r.value;
+            while (done.get() != seq) {
+                Thread.onSpinWait();
+            }
+            return mine + result;
+        }
+
+        /** Round trips of one value to the helper thread and back, in ns each. */
+        double roundTrip(AtomicLong ping, AtomicLong pong, int trips) {
+            long t0 = System.nanoTime();
+            for (long i = 1; i <= trips; i++) {
+                ping.set(i);
+                while (pong.get() != i) {
+                    Thread.onSpinWait();
+                }
+            }
+            return (System.nanoTime() - t0) / (double) trips;
+        }
+    }
+
+    /**
+     * @param args optional: rounds per tree (default 40; the first quarter is warm-up)
+     */
+    public static void main(String[] args) throws InterruptedException {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 40;
+        if (rounds < 4) {
+            throw new IllegalArgumentException("rounds must be at least 4, got " + rounds);
+        }
+        System.out.println("JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        System.out.println(roundTripLine(rounds));
+        System.out.printf(Locale.ROOT, "%-10s %6s %14s %14s %18s%n", "tree", "sums", "one thread ms", "two threads ms", "ceiling Ts/T2");
+        int[][] trees = {{(1 << 10) - 1, 8192}, {(1 << 20) - 1, 4}, {(1 << 24) - 1, 1}};
+        for (int[] tree : trees) {
+            TreeSum.Node root = TreeSum.build(0, tree[0]);
+            int reps = tree[1];
+            long expected = (long) tree[0] * (tree[0] - 1) / 2 * reps;
+            Helper helper = new Helper();
+            helper.start();
+            double[][] t = new double[2][rounds - rounds / 4];
+            long seq = 0;
+            for (int r = 0; r < rounds; r++) {
+                for (int v = 0; v < 2; v++) {
+                    long s = 0;
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < reps; i++) {
+                        s += v == 0 ? alone(root) : helper.split(root, ++seq);
+                    }
+                    long ns = System.nanoTime() - t0;
+                    if (s != expected) {
+                        throw new AssertionError("sum " + s + ", expected " + expected);
+                    }
+                    if (r >= rounds / 4) {
+                        t[v][r - rounds / 4] = ns / 1e6;
+                    }
+                }
+            }
+            helper.stop = true;
+            helper.join();
+            double one = median(t[0]);
+            double two = median(t[1]);
+            System.out.printf(Locale.ROOT, "%-10s %6d %14.2f %14.2f %18.2f%n", tree[0] + 1 + "", reps, one, two, one / two);
+        }
+    }
+
+    private static String roundTripLine(int rounds) throws InterruptedException {
+        AtomicLong ping = new AtomicLong();
+        AtomicLong pong = new AtomicLong();
+        Thread echo = new Thread(() -> {
+            long seen = 0;
+            while (seen >= 0) {
+                long v = ping.get();
+                if (v != seen) {
+                    seen = v;
+                    pong.set(v);
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        }, "echo");
+        echo.setDaemon(true);
+        echo.start();
+        Helper timing = new Helper();
+        double[] ns = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            ping.set(0);
+            while (pong.get() != 0) {
+                Thread.onSpinWait();
+            }
+            ns[r] = timing.roundTrip(ping, pong, 100_000);
+        }
+        ping.set(-1);
+        echo.join();
+        return String.format(Locale.ROOT, "round trip of one value between two spinning threads: %.0f ns (median of %d × 100000)", median(Arrays.copyOfRange(ns, rounds / 4, rounds)), rounds - rounds / 4);
+    }
+
+    private static double median(double[] a) {
+        double[] c = a.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+}
