@@ -1,5 +1,7 @@
 package dev.spindle.bench.futures;
 
+import dev.spindle.bench.runner.HandOffLatency;
+
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the one-thread walk sums the same four grandchildren, so every walk starts at the same depth
  * parity as the suite's walks from the root ({@link InliningParity}: a walk entered one level down
  * runs ~1.5× faster on HotSpot, which would flatter this ceiling). It also reports the round trip
- * of one value between the two threads, the floor under every steal and every join with a thief.
+ * of a value between two spinning threads ({@link HandOffLatency}), the floor under every steal
+ * and every join with a thief.
  *
  * <p>Run: {@code java -Xms4g -Xmx4g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar
  * dev.spindle.bench.futures.HandOffCeiling [rounds]}; ms are medians of the rounds after the first
@@ -78,18 +81,6 @@ public final class HandOffCeiling {
             }
             return mine + result;
         }
-
-        /** Round trips of one value to the helper thread and back, in ns each. */
-        double roundTrip(AtomicLong ping, AtomicLong pong, int trips) {
-            long t0 = System.nanoTime();
-            for (long i = 1; i <= trips; i++) {
-                ping.set(i);
-                while (pong.get() != i) {
-                    Thread.onSpinWait();
-                }
-            }
-            return (System.nanoTime() - t0) / (double) trips;
-        }
     }
 
     /**
@@ -101,7 +92,7 @@ public final class HandOffCeiling {
             throw new IllegalArgumentException("rounds must be at least 4, got " + rounds);
         }
         System.out.println("JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
-        System.out.println(roundTripLine(rounds));
+        System.out.printf(Locale.ROOT, "round trip of a value between two spinning threads: %.0f ns%n", HandOffLatency.measureNanos());
         System.out.printf(Locale.ROOT, "%-10s %6s %14s %14s %18s%n", "tree", "sums", "one thread ms", "two threads ms", "ceiling Ts/T2");
         int[][] trees = {{(1 << 10) - 1, 8192}, {(1 << 20) - 1, 4}, {(1 << 24) - 1, 1}};
         for (int[] tree : trees) {
@@ -134,37 +125,6 @@ public final class HandOffCeiling {
             double two = median(t[1]);
             System.out.printf(Locale.ROOT, "%-10s %6d %14.2f %14.2f %18.2f%n", tree[0] + 1 + "", reps, one, two, one / two);
         }
-    }
-
-    private static String roundTripLine(int rounds) throws InterruptedException {
-        AtomicLong ping = new AtomicLong();
-        AtomicLong pong = new AtomicLong();
-        Thread echo = new Thread(() -> {
-            long seen = 0;
-            while (seen >= 0) {
-                long v = ping.get();
-                if (v != seen) {
-                    seen = v;
-                    pong.set(v);
-                } else {
-                    Thread.onSpinWait();
-                }
-            }
-        }, "echo");
-        echo.setDaemon(true);
-        echo.start();
-        Helper timing = new Helper();
-        double[] ns = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-            ping.set(0);
-            while (pong.get() != 0) {
-                Thread.onSpinWait();
-            }
-            ns[r] = timing.roundTrip(ping, pong, 100_000);
-        }
-        ping.set(-1);
-        echo.join();
-        return String.format(Locale.ROOT, "round trip of one value between two spinning threads: %.0f ns (median of %d × 100000)", median(Arrays.copyOfRange(ns, rounds / 4, rounds)), rounds - rounds / 4);
     }
 
     private static double median(double[] a) {

@@ -50,6 +50,31 @@ public final class Report {
         return Optional.of(s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
     }
 
+    /** Hand-off latencies (see {@link HandOffLatency}) measured around each benchmark: "suite/bench" → ns figures. */
+    private final java.util.Map<String, List<Double>> roundTrips = new java.util.LinkedHashMap<>();
+
+    void addRoundTrip(String suite, String bench, double nanos) {
+        roundTrips.computeIfAbsent(suite + "/" + bench, k -> new ArrayList<>()).add(nanos);
+    }
+
+    /**
+     * The median round trip between two spinning threads measured around the row's benchmark.
+     *
+     * @param m a row
+     * @return nanoseconds, if measured (rows with more than one worker, not seq)
+     */
+    Optional<Double> roundTrip(Measurement m) {
+        List<Double> c = roundTrips.get(m.suite() + "/" + m.benchmark());
+        if (c == null || m.workers() < 2 || m.variant().equals("seq")) {
+            return Optional.empty();
+        }
+        double[] s = c.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        if (s.length == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+    }
+
     /** @return every ceiling measured, "suite/bench" → P → figures in the order taken */
     java.util.Map<String, java.util.Map<Integer, List<Double>>> ceilings() {
         return ceilings;

@@ -13,7 +13,7 @@ final class ReportWriter {
     }
 
     private static final String[] HEAD = {"benchmark", "variant", "P", "median ms", "min", "max",
-            "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "ceiling", "steals/run", "ok"};
+            "Ts ms", "T1 ms", "Ts/T1", "T1/TP", "Ts/TP", "ceiling", "rt ns", "steals/run", "ok"};
     /** Extra columns when some row counts lazy futures. */
     private static final String[] FUTURE_HEAD = {"B/future", "futures/run", "promoted", "stolen"};
     /** Extra columns when some row has the Spindle workers' time split. */
@@ -25,14 +25,18 @@ final class ReportWriter {
         Double steals = m.counters().get("steals");
         if (m.error() != null) {
             return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), "-", "-", "-",
-                    r.ts(m).map(Report::ms).orElse("-"), "-", "-", "-", "-", Report.fmt(r.ceiling(m)), "-",
+                    r.ts(m).map(Report::ms).orElse("-"), "-", "-", "-", "-", Report.fmt(r.ceiling(m)), nanos(r.roundTrip(m)), "-",
                     (m.tolerated() ? "n/a: " : "ERROR: ") + m.error()};
         }
         return new String[]{m.benchmark(), m.variant(), Integer.toString(m.workers()), Report.ms(m.medianMs()),
                 Report.ms(m.minMs()), Report.ms(m.maxMs()), r.ts(m).map(Report::ms).orElse("-"),
                 r.t1(m).map(Report::ms).orElse("-"), Report.fmt(r.tsOverT1(m)), Report.fmt(r.t1OverTp(m)),
-                Report.fmt(r.tsOverTp(m)), Report.fmt(r.ceiling(m)), steals == null ? "-" : String.format(Locale.ROOT, "%.0f", steals),
+                Report.fmt(r.tsOverTp(m)), Report.fmt(r.ceiling(m)), nanos(r.roundTrip(m)), steals == null ? "-" : String.format(Locale.ROOT, "%.0f", steals),
                 m.verified() ? "yes" : "NO"};
+    }
+
+    private static String nanos(Optional<Double> ns) {
+        return ns.map(v -> String.format(Locale.ROOT, "%.0f", v)).orElse("-");
     }
 
     /**
@@ -191,6 +195,9 @@ final class ReportWriter {
         sb.append("ceiling = the machine's best speedup at P threads while this benchmark ran: P copies of a"
                 + " CPU-bound kernel on P threads against one copy on one (median of the figures taken before"
                 + " each round of forks and after the last; P on dedicated cores, less on shared vCPUs).\n");
+        sb.append("rt ns = the round trip of a value between two spinning threads while this benchmark ran (median"
+                + " of the figures taken with the ceiling): the floor under every steal and every join with a thief."
+                + " Rows whose tasks take microseconds (TreeSum-1K) gain or lose most of their speedup with it.\n");
         if (splitsTime(r)) {
             sb.append("work ms, wait ms = per run, summed over Spindle's workers: time in tasks computing, and"
                     + " time in joins and touches waiting with nothing to run (the rest of P x TP is spent"
@@ -242,6 +249,7 @@ final class ReportWriter {
             opt(sb, "t1_over_tp", r.t1OverTp(m));
             opt(sb, "ts_over_tp", r.tsOverTp(m));
             opt(sb, "machine_ceiling", r.ceiling(m));
+            opt(sb, "round_trip_ns", r.roundTrip(m));
             opt(sb, "bytes_per_future", java.util.Optional.ofNullable(bytesPerFuture(m)));
             opt(sb, "bytes_per_loop", java.util.Optional.ofNullable(bytesPerLoop(m)));
             field(sb, "jdk", r.jdk()).append(", ");

@@ -227,16 +227,25 @@ final class Runner {
         }
     }
 
-    /** The machine's ceiling at every worker count above one (see {@link MachineCeiling}), into the report. */
+    /**
+     * The machine's ceiling at every worker count above one (see {@link MachineCeiling}) and, if
+     * there is one, the hand-off latency (see {@link HandOffLatency}), into the report.
+     */
     private void measureCeiling(Suite suite, Benchmark<?, ?> b) {
         if (report == null) {
             return;
         }
+        boolean parallel = false;
         for (int p : workers) {
             if (p > 1) {
+                parallel = true;
                 progress.label(b.name() + ": machine ceiling at P=" + p);
                 report.addCeiling(suite.name(), b.name(), p, MachineCeiling.measure(p, size == Size.SMALL ? 5 : 25));
             }
+        }
+        if (parallel) {
+            progress.label(b.name() + ": hand-off latency");
+            report.addRoundTrip(suite.name(), b.name(), HandOffLatency.measureNanos());
         }
     }
 
