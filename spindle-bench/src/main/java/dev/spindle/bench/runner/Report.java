@@ -46,7 +46,15 @@ public final class Report {
         if (c == null || c.isEmpty() || m.variant().equals("seq")) {
             return Optional.empty();
         }
-        double[] s = c.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return median(c);
+    }
+
+    /** The median of the figures that are numbers, if any. */
+    private static Optional<Double> median(List<Double> figures) {
+        double[] s = figures.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        if (s.length == 0) {
+            return Optional.empty();
+        }
         return Optional.of(s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
     }
 
@@ -68,11 +76,7 @@ public final class Report {
         if (c == null || m.workers() < 2 || m.variant().equals("seq")) {
             return Optional.empty();
         }
-        double[] s = c.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).sorted().toArray();
-        if (s.length == 0) {
-            return Optional.empty();
-        }
-        return Optional.of(s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+        return median(c);
     }
 
     /** @return every ceiling measured, "suite/bench" → P → figures in the order taken */
