@@ -2,7 +2,6 @@ package dev.spindle.bench.futures;
 
 import dev.spindle.bench.runner.HandOffLatency;
 
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,15 +29,11 @@ public final class HandOffCeiling {
     private HandOffCeiling() {
     }
 
-    static long sum(TreeSum.Node n) {
-        return n == null ? 0 : sum(n.left) + sum(n.right) + n.value;
-    }
-
     /** The four grandchildren's subtrees and the top three values, on one thread. */
     private static long alone(TreeSum.Node r) {
         TreeSum.Node a = r.left;
         TreeSum.Node b = r.right;
-        return sum(a.left) + sum(a.right) + sum(b.left) + sum(b.right) + a.value + b.value + r.value;
+        return TreeSum.seq(a.left) + TreeSum.seq(a.right) + TreeSum.seq(b.left) + TreeSum.seq(b.right) + a.value + b.value + r.value;
     }
 
     /** A thread that sums the subtree it is handed, spinning (never parking) in between. */
@@ -65,7 +60,7 @@ public final class HandOffCeiling {
                 }
                 seen = r;
                 TreeSum.Node a = work;
-                result = sum(a.left) + sum(a.right) + a.value;
+                result = TreeSum.seq(a.left) + TreeSum.seq(a.right) + a.value;
                 done.set(r);
             }
         }
@@ -75,7 +70,7 @@ public final class HandOffCeiling {
             work = r.left;
             request.set(seq);
             TreeSum.Node b = r.right;
-            long mine = sum(b.left) + sum(b.right) + b.value + r.value;
+            long mine = TreeSum.seq(b.left) + TreeSum.seq(b.right) + b.value + r.value;
             while (done.get() != seq) {
                 Thread.onSpinWait();
             }
@@ -121,15 +116,9 @@ public final class HandOffCeiling {
             }
             helper.stop = true;
             helper.join();
-            double one = median(t[0]);
-            double two = median(t[1]);
+            double one = InliningParity.median(t[0]);
+            double two = InliningParity.median(t[1]);
             System.out.printf(Locale.ROOT, "%-10s %6d %14.2f %14.2f %18.2f%n", tree[0] + 1 + "", reps, one, two, one / two);
         }
-    }
-
-    private static double median(double[] a) {
-        double[] c = a.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
     }
 }

@@ -74,7 +74,8 @@ public final class InliningParity {
         }
     }
 
-    private static double median(double[] a) {
+    /** The median of {@code a} (the upper one of an even count); {@code a} is left as it was. */
+    static double median(double[] a) {
         double[] b = a.clone();
         Arrays.sort(b);
         return b[b.length / 2];
