@@ -35,8 +35,15 @@ import java.lang.annotation.Target;
  * again, and when control leaves the variable's scope (so a future declared in a loop body is
  * finished by the end of its iteration);</li>
  * <li>a call declared where the method holds a monitor (a synchronized method or block) runs at
- * its declaration, since another thread running it could need that monitor.</li>
+ * its declaration, since another thread running it could need that monitor; so does a call in a
+ * static initializer, which holds its class's initialization lock.</li>
  * </ul>
+ * A future is a call another thread may run, so the same hazard reaches further than the weaver
+ * can see: a method that defers calls, called <em>from</em> a static initializer, or a body
+ * that needs a lock its creator holds while it waits, can leave a worker waiting for the
+ * creator and the creator for the worker — as with any thread pool ({@code ForkJoinPool} and
+ * parallel streams included). Compute such values after the class is initialized, or outside
+ * the lock.
  * With {@code -Dspindle.spawn=never} every call runs at its declaration, so a woven program can be
  * stepped through as its serial code.
  */

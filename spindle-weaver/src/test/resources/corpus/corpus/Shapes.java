@@ -222,6 +222,38 @@ public class Shapes {
     }
     public static int shapeMergedTypeBeforeBaseCase() { PREFIX.set(0); int r = new Shapes(2).mixed(12); return r * 1000 + PREFIX.get(); }
 
+    // ------------------------------------------------------------------ more shapes (thirteenth session)
+
+    public static int shapeCapturedByLambda() { @Future int x = sq(7); java.util.function.IntSupplier f = () -> x + 1; return f.getAsInt(); }
+    public static String shapeStringConcatenation() { @Future int x = sq(4); @Future String t = text(2); return "x=" + x + ", t=" + t; }
+    public static int shapeSwitchExpression() { int k = 2; int r = switch (k) { case 1 -> 0; case 2 -> { @Future int x = sq(5); yield x + 1; } default -> -1; }; return r; }
+    public static int shapeTryWithResources() { int[] closed = {0}; int r; try (AutoCloseable c = () -> closed[0]++) { @Future int x = sq(3); r = x; } catch (Exception e) { r = -1; } return r * 10 + closed[0]; }
+    public static int shapeLabeledContinue() { int s = 0; outer: for (int i = 0; i < 6; i++) { for (int j = 0; j < 6; j++) { @Future int x = sq(i + j); if (j > i) continue outer; s += x; } } return s; }
+    public static int shapeDoWhile() { int i = 0, s = 0; do { @Future int x = sq(i); s += x; i++; } while (i < 9); return s; }
+    static final String expect_shapeFailureCaughtInLoop = "value 2994";       // raised at the read, inside the handler
+    public static int shapeFailureCaughtInLoop() { int s = 0; for (int i = 0; i < 6; i++) { @Future int x = fail(i - 3); try { s += x; } catch (IllegalArgumentException e) { s += 1000; } } return s; }
+    public static int shapeNestedSynchronized() { int r; synchronized (LOCK) { @Future int x = sq(3); synchronized (CALLS) { r = x; } } return r; }
+    public static long shapeWideArgumentsInterleaved() { long a = 5L; double b = 1.5; @Future long x = mix(a, b, 3, "zz", 2f, 4); @Future double y = half(b + a); return x + (long) (y * 4); }
+    public static int shapePatternSwitch() { Object o = odd(3) ? "three" : Integer.valueOf(3); @Future int x = sq(6); return switch (o) { case String s when s.length() > x - 36 -> s.length() + x; case String s -> -1; default -> -2; }; }
+    static <T extends Comparable<T>> T maxOf(T a, T b) { return a.compareTo(b) >= 0 ? a : b; }
+    public static String shapeGenericMethod() { @Future String s = maxOf("pear", "apple"); @Future Integer i = maxOf(3, 9); return s + i; }
+    public static int shapeTernaryArgument() { boolean c = odd(5); @Future int x = sq(c ? 4 : 5); return x; }
+    public static int shapeFutureInsideFinally() { int r = 0; try { r = sq(2); } finally { @Future int x = sq(3); r += x; } return r; }
+    static int finallyOnEveryExit(int k) { int r = 0; try { if (k > 2) return sq(k); if (k < 0) throw new IllegalStateException("k " + k); r = sq(2); } finally { @Future int x = counted(k + 1); r += x; PREFIX.addAndGet(x); } return r; }
+    public static String shapeFutureInsideFinallyEveryExit() { PREFIX.set(0); CALLS.set(0); String thrown; try { finallyOnEveryExit(-4); thrown = "none"; } catch (IllegalStateException e) { thrown = e.getMessage(); } return finallyOnEveryExit(1) + "," + finallyOnEveryExit(5) + "," + thrown + "," + PREFIX.get() + "," + CALLS.get(); }
+    public static int shapeReadAfterCatchInLoopBody() { int s = 0; for (int i = 0; i < 4; i++) { @Future int x = sq(i); try { if (i == 2) throw new IllegalStateException(); } catch (IllegalStateException e) { s -= 1; } s += x; } return s; }
+    enum Kind { A, B; int weight() { @Future int x = sq(ordinal() + 2); return x; } }
+    public static int shapeEnumMethod() { return Kind.A.weight() + Kind.B.weight(); }
+    record Pair(int a, int b) { Pair { @Future int x = sq(a); a = x; } }
+    public static int shapeRecordCompactConstructor() { return new Pair(4, 1).a(); }
+    static final int STATIC_INIT;
+    static { @Future int x = sq(12); STATIC_INIT = x; }           // pinned: a thief would wait for this class
+    public static int shapeStaticInitializer() { return STATIC_INIT; }
+    public static int shapeInstanceInitializer() { return new Object() { final int v; { @Future int x = sq(8); v = x; } }.v; }
+    public static int shapeArrayElementReceiver() { Adder[] as = {new Adder(1), new Adder(2)}; int i = 1; @Future int x = as[i].plus(10); return x; }
+    public static int shapeReassignedFromOtherFuture() { @Future int x = sq(2); @Future int y = sq(x); x = sq(y); return x + y; }
+    public static long shapeLongInLoopTwoSlots() { long s = 0; for (int i = 0; i < 10; i++) { @Future long x = big(i); double d = i * 0.5; s += x + (long) d; } return s; }
+
     static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }
     static class Base { int value() { return 10; } }
     static class Derived extends Base {

@@ -65,6 +65,15 @@ import java.util.function.Supplier;
  * while another thread needs one of its untouched futures delays that thread until it returns to
  * Spindle.
  *
+ * <h2>Locks held while waiting</h2>
+ * A promoted future runs on another worker. A body that needs a lock its creator holds while it
+ * touches — a monitor, or the class initialization lock of a static initializer that creates
+ * futures whose bodies use that class — makes the worker wait for the creator and the creator for
+ * the worker, as with any thread pool ({@code ForkJoinPool} and parallel streams included). The
+ * runtime cannot take back a body that has started; create such futures after the class is
+ * initialized, or outside the lock. (The {@code @Future} weaver never defers a call made under a
+ * monitor or in a static initializer.)
+ *
  * <p>Handles are not unique: the untouched-failure handler receives a fresh handle on the failed
  * future (see {@link UntouchedFailureHandler}).
  *

@@ -16,7 +16,8 @@ import java.util.List;
  * @param postOps   checkcast / primitive conversion / box / unbox instructions after it, in order
  * @param store     the store into the variable
  * @param valueType the type of the stored value
- * @param pinned    true if the method holds a monitor here: the call always runs at its declaration
+ * @param pinned    true if the method holds a monitor here, or is a class initializer (it holds the
+ *                  class's initialization lock): the call always runs at its declaration
  * @param line      the source line, or -1
  */
 record CreationSite(MethodInsnNode call, List<AbstractInsnNode> postOps, VarInsnNode store, Type valueType,

@@ -143,16 +143,59 @@ final class FutureVariableFinder {
         List<FutureVariable> vars = new ArrayList<>();
         for (LocalVariableAnnotationNode a : annotations) {
             if (FUTURE_DESC.equals(a.desc)) {
-                vars.add(variable(a));
+                for (List<Integer> copy : copies(a)) {
+                    vars.add(variable(a, copy));
+                }
             }
         }
         return vars;
     }
 
-    private FutureVariable variable(LocalVariableAnnotationNode a) throws UnsupportedShapeException {
-        int index = a.index.get(0);
-        String name = nameOf(index, a.start.get(0));
-        int line = lineBefore(a.start.get(0));
+    /**
+     * The annotation's ranges grouped into the variables they describe, each a list of indexes
+     * into the annotation's range table, in code order. Usually one variable: its declaration's
+     * range, and more ranges where javac interrupted its scope (an inlined {@code finally} block
+     * of a nested {@code try}). But a variable declared inside a {@code finally} block is
+     * declared once per copy of the block javac emits (the normal path, the exception handler,
+     * each {@code return} or {@code break} leaving the {@code try}), each copy with its own store
+     * and often its own slot, all under one annotation. A range that opens right after a store
+     * into its slot starts a copy; a range that does not continues the previous range in that
+     * slot.
+     */
+    private List<List<Integer>> copies(LocalVariableAnnotationNode a) throws UnsupportedShapeException {
+        List<Integer> order = new ArrayList<>();
+        for (int r = 0; r < a.start.size(); r++) {
+            order.add(r);
+        }
+        order.sort((x, y) -> Integer.compare(pos.get(a.start.get(x)), pos.get(a.start.get(y))));
+        List<List<Integer>> copies = new ArrayList<>();
+        Map<Integer, List<Integer>> openInSlot = new java.util.HashMap<>();
+        for (int r : order) {
+            int index = a.index.get(r);
+            AbstractInsnNode before = previousReal(a.start.get(r));
+            boolean declares = before instanceof VarInsnNode store && store.var == index && isStore(store.getOpcode());
+            List<Integer> open = openInSlot.get(index);
+            if (declares || open == null) {
+                if (!declares && !copies.isEmpty()) {
+                    int line = lineBefore(a.start.get(r));
+                    throw new UnsupportedShapeException(line, "@Future variable " + nameOf(index, a.start.get(r))
+                            + " has a part of its scope in local slot " + index
+                            + " that no assignment opens (javac moved it between slots)");
+                }
+                open = new ArrayList<>();
+                copies.add(open);
+                openInSlot.put(index, open);
+            }
+            open.add(r);
+        }
+        return copies;
+    }
+
+    private FutureVariable variable(LocalVariableAnnotationNode a, List<Integer> copy) throws UnsupportedShapeException {
+        int first = copy.get(0);
+        int index = a.index.get(first);
+        String name = nameOf(index, a.start.get(first));
+        int line = lineBefore(a.start.get(first));
         TypeReference ref = new TypeReference(a.typeRef);
         if (ref.getSort() == TypeReference.RESOURCE_VARIABLE) {
             throw new UnsupportedShapeException(line, "@Future on try-with-resources variable " + name
@@ -160,13 +203,9 @@ final class FutureVariableFinder {
         }
         checkPath(a.typePath, name, line);
         FutureVariable v = new FutureVariable(name, index);
-        for (int r = 0; r < a.start.size(); r++) {
-            if (a.index.get(r) != index) {
-                throw new UnsupportedShapeException(line, "@Future variable " + name + " moves between slots");
-            }
+        for (int r : copy) {
             v.ranges.add(new LabelNode[] {a.start.get(r), a.end.get(r)});
         }
-        v.ranges.sort((x, y) -> Integer.compare(pos.get(x[0]), pos.get(y[0])));
         AbstractInsnNode decl = previousReal(v.ranges.get(0)[0]);
         if (!(decl instanceof VarInsnNode store) || store.var != index || !isStore(store.getOpcode())) {
             throw new UnsupportedShapeException(line, "@Future variable " + name
@@ -274,7 +313,10 @@ final class FutureVariableFinder {
             return null;
         }
         Type value = ops.isEmpty() ? Type.getReturnType(call.desc) : resultType(ops.getLast());
-        boolean pinned = (mn.access & Opcodes.ACC_SYNCHRONIZED) != 0 || monitors().holdsMonitor(mn, call);
+        // A class initializer holds its class's initialization lock as a synchronized method holds
+        // its monitor: a worker running the call would wait for the class, which waits for the call.
+        boolean pinned = (mn.access & Opcodes.ACC_SYNCHRONIZED) != 0 || mn.name.equals("<clinit>")
+                || monitors().holdsMonitor(mn, call);
         return new CreationSite(call, List.copyOf(ops), store, value, pinned, lineBefore(call));
     }
 

@@ -40,8 +40,8 @@ import java.util.Map;
  * <ul>
  * <li>each creation site stores the receiver and arguments in fresh locals, finishes the
  * variable's previous call, asks the runtime, and either makes the call right there (its failure
- * kept in the variable's handle) or fills and submits a record; a call in a monitor region is
- * always made right there;</li>
+ * kept in the variable's handle) or fills and submits a record; a call in a monitor region or a
+ * class initializer is always made right there;</li>
  * <li>each read (and {@code iinc}) of the variable first takes the value from the handle if one
  * is outstanding;</li>
  * <li>a plain assignment, every edge leaving the variable's scope, and every return finish the

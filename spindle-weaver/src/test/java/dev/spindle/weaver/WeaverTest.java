@@ -101,6 +101,61 @@ class WeaverTest {
         assertEquals(4, r.refusals().get(0).line());
     }
 
+    @Test
+    void aDeclarationInAFinallyBlockIsWovenInEveryCopyJavacEmits(@TempDir Path dir) throws IOException {
+        // javac emits the finally block once per way out of the try (here: the return, the normal
+        // path and the exception handler), each copy with its own store and slot, under one
+        // annotation; each copy is a @Future variable of its own.
+        Files.writeString(dir.resolve("Fin.java"), """
+                class Fin {
+                    static int f(int x) { return x + 1; }
+                    static int m(int k) {
+                        int r = 0;
+                        try {
+                            if (k > 2) return f(k);
+                            r = f(2);
+                        } finally {
+                            @dev.spindle.Future int x = f(k + 1);
+                            r += x;
+                        }
+                        return r;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        WeaveResult r = weaver(classes).weave(classes.get("Fin"));
+        assertEquals(List.of(), r.refusals());
+        assertEquals(1, r.woven().size());
+        assertEquals(3, r.woven().get(0).variables(), r.woven().toString());
+        assertEquals(3, callsTo(r.bytes(), "m", false, "begin") + callsTo(r.bytes(), "m", true, "begin"),
+                "one spawn decision per copy of the finally block");
+    }
+
+    @Test
+    void aCallInAStaticInitializerRunsAtItsDeclaration(@TempDir Path dir) throws IOException {
+        // A worker running the call would need the class initialized, and the initialization
+        // waits for the call: deferred, this deadlocked whenever the call was stolen. Pinned
+        // like a call under a monitor, it is never offered to another thread.
+        Files.writeString(dir.resolve("Init.java"), """
+                class Init {
+                    static int f(int x) { return x + 1; }
+                    static final int VALUE;
+                    static {
+                        @dev.spindle.Future int x = f(1);
+                        VALUE = x;
+                    }
+                    static int deferrable() { @dev.spindle.Future int y = f(2); return y; }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        WeaveResult r = weaver(classes).weave(classes.get("Init"));
+        assertEquals(List.of(), r.refusals());
+        assertEquals(List.of("<clinit>()V", "deferrable()I"), r.woven().stream().map(WovenMethod::method).sorted().toList());
+        assertEquals(0, callsTo(r.bytes(), "<clinit>", false, "begin"), "a static initializer never defers");
+        assertEquals(1, callsTo(r.bytes(), "deferrable", false, "begin")
+                + callsTo(r.bytes(), "deferrable", true, "begin"), "an ordinary method still asks");
+    }
+
     // ------------------------------------------------------------------ guarantees of the output
 
     /** Calls to {@code FutureCall.name} in the method's deferring copy (the whole woven code). */
