@@ -244,6 +244,8 @@ public class Shapes {
     static int nestedFinally(int k) { int r = 0; try { try { if (k > 3) return sq(k); r = sq(1); } finally { @Future int x = counted(k); try { if (k == 2) return x; r += x; } finally { @Future int y = counted(k + 10); r += y; PREFIX.addAndGet(y); } } } finally { CALLS.incrementAndGet(); } return r; }
     public static String shapeNestedFinally() { PREFIX.set(0); CALLS.set(0); return nestedFinally(1) + "," + nestedFinally(2) + "," + nestedFinally(5) + "," + PREFIX.get() + "," + CALLS.get(); }
     public static int shapeFinallyWithBreakInLoop() { int s = 0; for (int i = 0; i < 10; i++) { try { if (i == 6) break; if (i % 2 == 0) continue; s += i; } finally { @Future int x = sq(i); s += x; } } return s; }
+    static int bothBranches(boolean c) { @Future int x; if (c) { x = sq(2); } else { x = sq(3); } return x + 1; }
+    public static int shapeAssignedInBothBranches() { return bothBranches(true) * 100 + bothBranches(false); }
     public static int shapeReadAfterCatchInLoopBody() { int s = 0; for (int i = 0; i < 4; i++) { @Future int x = sq(i); try { if (i == 2) throw new IllegalStateException(); } catch (IllegalStateException e) { s -= 1; } s += x; } return s; }
     enum Kind { A, B; int weight() { @Future int x = sq(ordinal() + 2); return x; } }
     public static int shapeEnumMethod() { return Kind.A.weight() + Kind.B.weight(); }

@@ -152,43 +152,30 @@ final class FutureVariableFinder {
     }
 
     /**
-     * The annotation's ranges grouped into the variables they describe, each a list of indexes
-     * into the annotation's range table, in code order. Usually one variable: its declaration's
-     * range, and more ranges where javac interrupted its scope (an inlined {@code finally} block
-     * of a nested {@code try}). But a variable declared inside a {@code finally} block is
-     * declared once per copy of the block javac emits (the normal path, the exception handler,
-     * each {@code return} or {@code break} leaving the {@code try}), each copy with its own store
-     * and often its own slot, all under one annotation. A range that opens right after a store
-     * into its slot starts a copy; a range that does not continues the previous range in that
-     * slot.
+     * The annotation's ranges grouped into the variables they describe — one per local slot —
+     * each a list of indexes into the annotation's range table, in code order. Usually one
+     * variable: its declaration's range, and more ranges where javac interrupted its scope (a
+     * variable declared without an initializer and assigned in both branches of an {@code if} is
+     * in scope from the first assignment to the {@code else} and again from the merge on; the
+     * {@code else} branch's call is then made at its declaration, the read finds no handle and
+     * loads the slot). But a variable declared inside a {@code finally} block is declared once per
+     * copy of the block javac emits (the normal path, the exception handler, each {@code return}
+     * or {@code break} leaving the {@code try}), each copy with its own store, mostly in a slot of
+     * its own, all under one annotation: each slot is a variable, its first range opened by its
+     * own declaration. (Copies that share a slot stay one variable: the later copies' calls are
+     * made at their declaration, as in the {@code else} branch above.)
      */
-    private List<List<Integer>> copies(LocalVariableAnnotationNode a) throws UnsupportedShapeException {
+    private List<List<Integer>> copies(LocalVariableAnnotationNode a) {
         List<Integer> order = new ArrayList<>();
         for (int r = 0; r < a.start.size(); r++) {
             order.add(r);
         }
         order.sort((x, y) -> Integer.compare(pos.get(a.start.get(x)), pos.get(a.start.get(y))));
-        List<List<Integer>> copies = new ArrayList<>();
-        Map<Integer, List<Integer>> openInSlot = new java.util.HashMap<>();
+        Map<Integer, List<Integer>> bySlot = new java.util.LinkedHashMap<>();
         for (int r : order) {
-            int index = a.index.get(r);
-            AbstractInsnNode before = previousReal(a.start.get(r));
-            boolean declares = before instanceof VarInsnNode store && store.var == index && isStore(store.getOpcode());
-            List<Integer> open = openInSlot.get(index);
-            if (declares || open == null) {
-                if (!declares && !copies.isEmpty()) {
-                    int line = lineBefore(a.start.get(r));
-                    throw new UnsupportedShapeException(line, "@Future variable " + nameOf(index, a.start.get(r))
-                            + " has a part of its scope in local slot " + index
-                            + " that no assignment opens (javac moved it between slots)");
-                }
-                open = new ArrayList<>();
-                copies.add(open);
-                openInSlot.put(index, open);
-            }
-            open.add(r);
+            bySlot.computeIfAbsent(a.index.get(r), k -> new ArrayList<>()).add(r);
         }
-        return copies;
+        return new ArrayList<>(bySlot.values());
     }
 
     private FutureVariable variable(LocalVariableAnnotationNode a, List<Integer> copy) throws UnsupportedShapeException {
