@@ -246,6 +246,31 @@ public class Shapes {
     public static int shapeFinallyWithBreakInLoop() { int s = 0; for (int i = 0; i < 10; i++) { try { if (i == 6) break; if (i % 2 == 0) continue; s += i; } finally { @Future int x = sq(i); s += x; } } return s; }
     static int bothBranches(boolean c) { @Future int x; if (c) { x = sq(2); } else { x = sq(3); } return x + 1; }
     public static int shapeAssignedInBothBranches() { return bothBranches(true) * 100 + bothBranches(false); }
+    static final Object GATE = new Object();
+    static final java.util.concurrent.atomic.AtomicBoolean AT_GATE = new java.util.concurrent.atomic.AtomicBoolean();
+    static int throughGate(int v) { AT_GATE.set(true); synchronized (GATE) { return v * 3; } }
+    /** The call takes the monitor the method holds at the read: the call must be finished before the method takes it. */
+    public static int shapeReadUnderTheCallsMonitor() {
+        AT_GATE.set(false);
+        @Future int x = throughGate(4);
+        synchronized (GATE) {
+            long end = System.nanoTime() + 20_000_000L;
+            while (!AT_GATE.get() && System.nanoTime() < end) { Thread.onSpinWait(); }   // a thief, if any, reaches the gate
+            return x + 1;
+        }
+    }
+    static int failThroughGate(int v) { AT_GATE.set(true); synchronized (GATE) { return fail(v); } }
+    static final String expect_shapeFailureFinishedBeforeMonitor = "value ran:bad 7";   // raised at the read, inside the handler
+    public static String shapeFailureFinishedBeforeMonitor() {
+        AT_GATE.set(false);
+        @Future int x = failThroughGate(7);
+        String before = "ran";
+        synchronized (GATE) {
+            long end = System.nanoTime() + 20_000_000L;
+            while (!AT_GATE.get() && System.nanoTime() < end) { Thread.onSpinWait(); }
+            try { return before + x; } catch (IllegalArgumentException e) { return before + ":" + e.getMessage(); }
+        }
+    }
     public static int shapeReadAfterCatchInLoopBody() { int s = 0; for (int i = 0; i < 4; i++) { @Future int x = sq(i); try { if (i == 2) throw new IllegalStateException(); } catch (IllegalStateException e) { s -= 1; } s += x; } return s; }
     enum Kind { A, B; int weight() { @Future int x = sq(ordinal() + 2); return x; } }
     public static int shapeEnumMethod() { return Kind.A.weight() + Kind.B.weight(); }

@@ -61,6 +61,10 @@ public final class FutureCall extends Latent {
     private PromotedCall task;
     /** Set by the owner when it ran the call outside a read (NEVER mode, end of a region). */
     private boolean detached;
+    /** Set by the owner when it finished the call before its read ({@link #finishBeforeMonitor}). */
+    private boolean finished;
+    /** With {@link #finished}: whether another thread ran the call. */
+    private boolean ranElsewhere;
 
     FutureCall(LatentStack stack) {
         this.stack = stack;
@@ -287,6 +291,33 @@ public final class FutureCall extends Latent {
     }
 
     /**
+     * Woven code, before a {@code monitorenter} while the variable's call is outstanding: finishes
+     * the call — makes it here if nobody started it, else waits for it — and keeps its result and
+     * failure for the read, which finds them as it would have. A thread running the call could
+     * need the monitor the method is about to take, and the method would wait for the call while
+     * holding it: the serial program has no such wait.
+     *
+     * @param handle the variable's handle: a record or a kept Throwable
+     */
+    public static void finishBeforeMonitor(Object handle) {
+        if (handle instanceof FutureCall c && !c.finished) {
+            LatentStack s = c.stack;
+            Object[] a = s.slots;
+            int t = s.top - 1;
+            boolean elsewhere = false;
+            if (a[t] == c) {
+                a[t] = null;
+                s.top = t;
+                c.runBody();
+            } else {
+                elsewhere = c.completeSlow();
+            }
+            c.ranElsewhere = elsewhere;
+            c.finished = true;
+        }
+    }
+
+    /**
      * Owner: the call is not on top of the stack: latent below, promoted, or run already.
      *
      * @return true if another thread ran the call (its failure, if any, carries that thread's
@@ -294,6 +325,9 @@ public final class FutureCall extends Latent {
      *         at its declaration
      */
     private boolean completeSlow() {
+        if (finished) {
+            return ranElsewhere;
+        }
         PromotedCall p = task;
         if (p == null && !detached) {
             if (!stack.remove(this)) {
@@ -403,6 +437,8 @@ public final class FutureCall extends Latent {
         failure = null;
         task = null;
         detached = false;
+        finished = false;
+        ranElsewhere = false;
         body = null;
     }
 

@@ -1,6 +1,7 @@
 package dev.spindle.weaver;
 
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -21,6 +22,8 @@ final class FutureVariable {
     final List<VarInsnNode> reads = new ArrayList<>();
     final List<IincInsnNode> increments = new ArrayList<>();
     final List<VarInsnNode> plainStores = new ArrayList<>();
+    /** {@code monitorenter}s in the variable's scope: the outstanding call is finished before each. */
+    final List<AbstractInsnNode> monitorEnters = new ArrayList<>();
     /** The variable's type: what a read must find in the slot. */
     Type type;
     /** The local holding the outstanding call's handle (null, a record, or a kept failure). */

@@ -217,6 +217,8 @@ final class FutureVariableFinder {
                 }
             } else if (i instanceof IincInsnNode inc && inc.var == index) {
                 v.increments.add(inc);
+            } else if (i.getOpcode() == Opcodes.MONITORENTER) {
+                v.monitorEnters.add(i);
             }
         }
         v.type = variableType(v);

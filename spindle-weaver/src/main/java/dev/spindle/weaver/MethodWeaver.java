@@ -41,7 +41,8 @@ import java.util.Map;
  * <li>each creation site stores the receiver and arguments in fresh locals, finishes the
  * variable's previous call, asks the runtime, and either makes the call right there (its failure
  * kept in the variable's handle) or fills and submits a record; a call in a monitor region or a
- * class initializer is always made right there;</li>
+ * class initializer is always made right there, and an outstanding call is finished before the
+ * method enters a monitor;</li>
  * <li>each read (and {@code iinc}) of the variable first takes the value from the handle if one
  * is outstanding;</li>
  * <li>a plain assignment, every edge leaving the variable's scope, and every return finish the
@@ -222,6 +223,9 @@ final class MethodWeaver {
             }
             for (VarInsnNode store : v.plainStores) {
                 mn.instructions.insertBefore(store, settle(v));
+            }
+            for (AbstractInsnNode enter : v.monitorEnters) {
+                mn.instructions.insertBefore(enter, finishBeforeMonitor(v));
             }
             for (CreationSite s : v.sites) {
                 rewriteSite(v, s, siteHandlers);
@@ -449,6 +453,21 @@ final class MethodWeaver {
             l.add(fromBits(t));
         }
         l.add(new VarInsnNode(t.getOpcode(Opcodes.ISTORE), v.index));
+        l.add(skip);
+        return l;
+    }
+
+    /**
+     * Before a {@code monitorenter} in the variable's scope, if its call is outstanding: finish it
+     * and keep its value and failure for the read. A thread running the call could need the
+     * monitor the method is about to take and then wait for the call while holding.
+     */
+    private InsnList finishBeforeMonitor(FutureVariable v) {
+        InsnList l = new InsnList();
+        LabelNode skip = new LabelNode();
+        l.add(guard(v, skip));
+        l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, CALL, "finishBeforeMonitor", "(Ljava/lang/Object;)V", false));
         l.add(skip);
         return l;
     }
