@@ -271,6 +271,12 @@ public class Shapes {
             try { return before + x; } catch (IllegalArgumentException e) { return before + ":" + e.getMessage(); }
         }
     }
+    public static long shapeSlotReusedAfterScope() { long s = 0; { @Future long x = big(1); s += x; } { double d = 2.5; int k = 3; s += (long) d + k; } { @Future double y = half(9); String t = "ab"; s += (long) y + t.length(); } return s; }
+    static int pickBranch(int k) { @Future int x; switch (k) { case 0: x = sq(2); break; case 1: x = sq(3); break; default: x = sq(4); } return x * 10 + k; }
+    public static int shapeAssignedInSwitchCases() { return pickBranch(0) + pickBranch(1) * 1000 + pickBranch(7) * 1000000; }
+    public static int shapeReadInLoopCondition() { @Future int n = sq(4); int i = 0; while (i < n) { i += 3; } return i; }
+    public static int shapeNestedFutureRecursionInBothBranches() { return twoWay(12); }
+    static int twoWay(int n) { if (n < 2) return n; @Future int a; if ((n & 1) == 0) { a = twoWay(n - 1); } else { a = twoWay(n - 2); } @Future int b = twoWay(n - 2); return a + b + 1; }
     public static int shapeReadAfterCatchInLoopBody() { int s = 0; for (int i = 0; i < 4; i++) { @Future int x = sq(i); try { if (i == 2) throw new IllegalStateException(); } catch (IllegalStateException e) { s -= 1; } s += x; } return s; }
     enum Kind { A, B; int weight() { @Future int x = sq(ordinal() + 2); return x; } }
     public static int shapeEnumMethod() { return Kind.A.weight() + Kind.B.weight(); }
