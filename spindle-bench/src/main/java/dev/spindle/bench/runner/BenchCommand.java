@@ -162,7 +162,7 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.println();
         System.out.print(ReportWriter.table(report));
         Files.createDirectories(out);
-        String command = "./spindle bench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        String command = commandLine(spec.commandLine().getParseResult().originalArgs());
         ReportWriter.writeJson(report, out.resolve("results.json"));
         ReportWriter.writeMarkdown(report, out.resolve("results.md"), command);
         for (Suite s : resolved) {
@@ -195,5 +195,18 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         return ws;
+    }
+
+    /**
+     * The command as the user typed it. Picocli gives a subcommand the whole argument list,
+     * its own name included when it was reached through {@code spindle} ({@code bench --suite
+     * ...}) and not when it runs on its own.
+     */
+    static String commandLine(java.util.List<String> originalArgs) {
+        java.util.List<String> args = originalArgs;
+        if (!args.isEmpty() && args.get(0).equals("bench")) {
+            args = args.subList(1, args.size());
+        }
+        return "./spindle bench " + String.join(" ", args);
     }
 }

@@ -25,6 +25,14 @@ class BenchCommandTest {
     }
 
     @Test
+    void theReportedCommandIsWhatTheUserTyped() {
+        // results.md read "./spindle bench bench --suite ..." when run through ./spindle.
+        assertEquals("./spindle bench --suite fj --forks 1",
+                BenchCommand.commandLine(java.util.List.of("bench", "--suite", "fj", "--forks", "1")));
+        assertEquals("./spindle bench --suite fj", BenchCommand.commandLine(java.util.List.of("--suite", "fj")));
+    }
+
+    @Test
     void smallFjSuiteRunsVerifiesAndWritesReports(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
