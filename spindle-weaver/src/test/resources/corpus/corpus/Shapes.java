@@ -277,6 +277,10 @@ public class Shapes {
     public static int shapeReadInLoopCondition() { @Future int n = sq(4); int i = 0; while (i < n) { i += 3; } return i; }
     public static int shapeNestedFutureRecursionInBothBranches() { return twoWay(12); }
     static int twoWay(int n) { if (n < 2) return n; @Future int a; if ((n & 1) == 0) { a = twoWay(n - 1); } else { a = twoWay(n - 2); } @Future int b = twoWay(n - 2); return a + b + 1; }
+    // The first read raises the call's failure; a read after the handler finds the variable never
+    // assigned and loads the type's default (the serial method threw at the declaration).
+    static final String expect_shapeReadAgainAfterCaughtFailure = "value -1000";
+    public static int shapeReadAgainAfterCaughtFailure() { @Future int x = fail(2); int r; try { r = x; } catch (IllegalArgumentException e) { r = -1000; } return r + x; }
     public static int shapeReadAfterCatchInLoopBody() { int s = 0; for (int i = 0; i < 4; i++) { @Future int x = sq(i); try { if (i == 2) throw new IllegalStateException(); } catch (IllegalStateException e) { s -= 1; } s += x; } return s; }
     enum Kind { A, B; int weight() { @Future int x = sq(ordinal() + 2); return x; } }
     public static int shapeEnumMethod() { return Kind.A.weight() + Kind.B.weight(); }
