@@ -460,7 +460,8 @@ final class MethodWeaver {
     /**
      * Before a {@code monitorenter} in the variable's scope, if its call is outstanding: finish it
      * and keep its value and failure for the read. A thread running the call could need the
-     * monitor the method is about to take and then wait for the call while holding.
+     * monitor the method is about to take, and the method would then wait for the call while
+     * holding it.
      */
     private InsnList finishBeforeMonitor(FutureVariable v) {
         InsnList l = new InsnList();
