@@ -39,8 +39,9 @@ import java.lang.annotation.Target;
  * <li>a call declared where the method holds a monitor (a synchronized method or block) runs at
  * its declaration, since another thread running it could need that monitor; so does a call in a
  * static initializer, which holds its class's initialization lock; and a call still outstanding
- * when the method enters a synchronized block is finished first (its value and failure wait for
- * the read), since the thread running it could need that block's monitor.</li>
+ * when the method enters a synchronized block, or takes a {@code java.util.concurrent.locks}
+ * lock ({@code Lock.lock} and its variants, {@code StampedLock}), is finished first (its value
+ * and failure wait for the read), since the thread running it could need that lock.</li>
  * </ul>
  * A future is a call another thread may run, so the same hazard reaches further than the weaver
  * can see: a method that defers calls, called <em>from</em> a static initializer, or a body

@@ -281,6 +281,29 @@ public class Shapes {
     // assigned and loads the type's default (the serial method threw at the declaration).
     static final String expect_shapeReadAgainAfterCaughtFailure = "value -1000";
     public static int shapeReadAgainAfterCaughtFailure() { @Future int x = fail(2); int r; try { r = x; } catch (IllegalArgumentException e) { r = -1000; } return r + x; }
+    public static int shapeMonitorInLoopAfterDeclaration() { @Future int x = throughGate(5); int s = 0; for (int i = 0; i < 4; i++) { synchronized (GATE) { s += x + i; } } return s; }
+    public static int shapeNeverReadFailureFinishedBeforeMonitor() { @Future int x = fail(3); synchronized (GATE) { CALLS.incrementAndGet(); } return 5; }
+    public static int shapeReassignedUnderMonitor() { @Future int x = throughGate(2); synchronized (GATE) { x = sq(x); } @Future int y = throughGate(x); return y; }
+    public static int shapeMonitorBeforeDeclaration() { int k; synchronized (GATE) { k = sq(3); } @Future int x = throughGate(k); return x; }
+    public static int shapeMonitorInFinally() { @Future int x = throughGate(6); int r = 0; try { r = 1; } finally { synchronized (GATE) { r += x; } } return r; }
+    public static int shapeSynchronizedMethodCalledAfterDeclaration() { @Future int x = throughGate(7); return lockedRead(x); }
+    static synchronized int lockedRead(int v) { return v + 1; }
+    static final java.util.concurrent.locks.ReentrantLock LATCH = new java.util.concurrent.locks.ReentrantLock();
+    static int throughLatch(int v) { AT_GATE.set(true); LATCH.lock(); try { return v * 5; } finally { LATCH.unlock(); } }
+    /** As shapeReadUnderTheCallsMonitor, with a ReentrantLock taken through the Lock interface. */
+    public static int shapeReadUnderTheCallsLock() {
+        AT_GATE.set(false);
+        @Future int x = throughLatch(3);
+        java.util.concurrent.locks.Lock l = LATCH;
+        l.lock();
+        try {
+            long end = System.nanoTime() + 20_000_000L;
+            while (!AT_GATE.get() && System.nanoTime() < end) { Thread.onSpinWait(); }
+            return x + 1;
+        } finally {
+            l.unlock();
+        }
+    }
     public static int shapeReadAfterCatchInLoopBody() { int s = 0; for (int i = 0; i < 4; i++) { @Future int x = sq(i); try { if (i == 2) throw new IllegalStateException(); } catch (IllegalStateException e) { s -= 1; } s += x; } return s; }
     enum Kind { A, B; int weight() { @Future int x = sq(ordinal() + 2); return x; } }
     public static int shapeEnumMethod() { return Kind.A.weight() + Kind.B.weight(); }

@@ -61,7 +61,7 @@ public final class FutureCall extends Latent {
     private PromotedCall task;
     /** Set by the owner when it ran the call outside a read (NEVER mode, end of a region). */
     private boolean detached;
-    /** Set by the owner when it finished the call before its read ({@link #finishBeforeMonitor}). */
+    /** Set by the owner when it finished the call before its read ({@link #finishBeforeLock}). */
     private boolean finished;
     /** With {@link #finished}: whether another thread ran the call. */
     private boolean ranElsewhere;
@@ -291,15 +291,16 @@ public final class FutureCall extends Latent {
     }
 
     /**
-     * Woven code, before a {@code monitorenter} while the variable's call is outstanding: finishes
-     * the call — makes it here if nobody started it, else waits for it — and keeps its result and
-     * failure for the read, which finds them as it would have. A thread running the call could
-     * need the monitor the method is about to take, and the method would wait for the call while
-     * holding it: the serial program has no such wait.
+     * Woven code, before a {@code monitorenter} or a {@code java.util.concurrent.locks} lock
+     * acquisition while the variable's call is outstanding: finishes the call — makes it here if
+     * nobody started it, else waits for it — and keeps its result and failure for the read, which
+     * finds them as it would have. A thread running the call could need the lock the method is
+     * about to take, and the method would wait for the call while holding it: the serial program
+     * has no such wait.
      *
      * @param handle the variable's handle: a record or a kept Throwable
      */
-    public static void finishBeforeMonitor(Object handle) {
+    public static void finishBeforeLock(Object handle) {
         if (handle instanceof FutureCall c && !c.finished) {
             LatentStack s = c.stack;
             Object[] a = s.slots;

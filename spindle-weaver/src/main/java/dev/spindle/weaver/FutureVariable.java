@@ -22,8 +22,11 @@ final class FutureVariable {
     final List<VarInsnNode> reads = new ArrayList<>();
     final List<IincInsnNode> increments = new ArrayList<>();
     final List<VarInsnNode> plainStores = new ArrayList<>();
-    /** {@code monitorenter}s in the variable's scope: the outstanding call is finished before each. */
-    final List<AbstractInsnNode> monitorEnters = new ArrayList<>();
+    /**
+     * Lock acquisitions in the variable's scope — {@code monitorenter}s and calls that take a
+     * {@code java.util.concurrent.locks} lock: the outstanding call is finished before each.
+     */
+    final List<AbstractInsnNode> lockAcquisitions = new ArrayList<>();
     /** The variable's type: what a read must find in the slot. */
     Type type;
     /** The local holding the outstanding call's handle (null, a record, or a kept failure). */

@@ -217,8 +217,8 @@ final class FutureVariableFinder {
                 }
             } else if (i instanceof IincInsnNode inc && inc.var == index) {
                 v.increments.add(inc);
-            } else if (i.getOpcode() == Opcodes.MONITORENTER) {
-                v.monitorEnters.add(i);
+            } else if (i.getOpcode() == Opcodes.MONITORENTER || i instanceof MethodInsnNode m && acquiresLock(m)) {
+                v.lockAcquisitions.add(i);
             }
         }
         v.type = variableType(v);
@@ -363,6 +363,25 @@ final class FutureVariableFinder {
             case Opcodes.I2S -> Type.SHORT_TYPE;
             default -> Type.INT_TYPE;
         };
+    }
+
+    private static final Set<String> LOCKS = Set.of("java/util/concurrent/locks/Lock",
+            "java/util/concurrent/locks/ReentrantLock", "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock",
+            "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock");
+    private static final Set<String> LOCK_METHODS = Set.of("lock", "lockInterruptibly", "tryLock");
+    private static final Set<String> STAMPED_METHODS = Set.of("writeLock", "readLock", "tryWriteLock", "tryReadLock",
+            "writeLockInterruptibly", "readLockInterruptibly");
+
+    /**
+     * True for a call that takes a lock of {@code java.util.concurrent.locks} — {@code Lock}'s
+     * {@code lock}, {@code lockInterruptibly} and {@code tryLock} on the interface or the JDK's
+     * implementations, {@code StampedLock}'s read and write locks. Like a {@code monitorenter}, the
+     * woven method finishes an outstanding call before it (see {@code MethodWeaver}). A lock of
+     * another class is beyond what the weaver recognizes.
+     */
+    static boolean acquiresLock(MethodInsnNode m) {
+        return LOCKS.contains(m.owner) && LOCK_METHODS.contains(m.name)
+                || m.owner.equals("java/util/concurrent/locks/StampedLock") && STAMPED_METHODS.contains(m.name);
     }
 
     static boolean isStore(int op) {

@@ -42,7 +42,7 @@ import java.util.Map;
  * variable's previous call, asks the runtime, and either makes the call right there (its failure
  * kept in the variable's handle) or fills and submits a record; a call in a monitor region or a
  * class initializer is always made right there, and an outstanding call is finished before the
- * method enters a monitor;</li>
+ * method enters a monitor or takes a {@code java.util.concurrent.locks} lock;</li>
  * <li>each read (and {@code iinc}) of the variable first takes the value from the handle if one
  * is outstanding;</li>
  * <li>a plain assignment, every edge leaving the variable's scope, and every return finish the
@@ -224,8 +224,8 @@ final class MethodWeaver {
             for (VarInsnNode store : v.plainStores) {
                 mn.instructions.insertBefore(store, settle(v));
             }
-            for (AbstractInsnNode enter : v.monitorEnters) {
-                mn.instructions.insertBefore(enter, finishBeforeMonitor(v));
+            for (AbstractInsnNode acquire : v.lockAcquisitions) {
+                mn.instructions.insertBefore(acquire, finishBeforeLock(v));
             }
             for (CreationSite s : v.sites) {
                 rewriteSite(v, s, siteHandlers);
@@ -458,17 +458,17 @@ final class MethodWeaver {
     }
 
     /**
-     * Before a {@code monitorenter} in the variable's scope, if its call is outstanding: finish it
-     * and keep its value and failure for the read. A thread running the call could need the
-     * monitor the method is about to take, and the method would then wait for the call while
-     * holding it.
+     * Before a {@code monitorenter} or a {@code java.util.concurrent.locks} acquisition in the
+     * variable's scope, if its call is outstanding: finish it and keep its value and failure for
+     * the read. A thread running the call could need the lock the method is about to take, and
+     * the method would then wait for the call while holding it.
      */
-    private InsnList finishBeforeMonitor(FutureVariable v) {
+    private InsnList finishBeforeLock(FutureVariable v) {
         InsnList l = new InsnList();
         LabelNode skip = new LabelNode();
         l.add(guard(v, skip));
         l.add(new VarInsnNode(Opcodes.ALOAD, v.handle));
-        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, CALL, "finishBeforeMonitor", "(Ljava/lang/Object;)V", false));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, CALL, "finishBeforeLock", "(Ljava/lang/Object;)V", false));
         l.add(skip);
         return l;
     }
