@@ -302,18 +302,7 @@ public final class FutureCall extends Latent {
      */
     public static void finishBeforeLock(Object handle) {
         if (handle instanceof FutureCall c && !c.finished) {
-            LatentStack s = c.stack;
-            Object[] a = s.slots;
-            int t = s.top - 1;
-            boolean elsewhere = false;
-            if (a[t] == c) {
-                a[t] = null;
-                s.top = t;
-                c.runBody();
-            } else {
-                elsewhere = c.completeSlow();
-            }
-            c.ranElsewhere = elsewhere;
+            c.ranElsewhere = c.completeSlow();             // latent anywhere on the stack (top included), promoted, or run
             c.finished = true;
         }
     }

@@ -25,6 +25,7 @@ import org.objectweb.asm.tree.VarInsnNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
@@ -171,7 +172,7 @@ final class FutureVariableFinder {
             order.add(r);
         }
         order.sort((x, y) -> Integer.compare(pos.get(a.start.get(x)), pos.get(a.start.get(y))));
-        Map<Integer, List<Integer>> bySlot = new java.util.LinkedHashMap<>();
+        Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
         for (int r : order) {
             bySlot.computeIfAbsent(a.index.get(r), k -> new ArrayList<>()).add(r);
         }

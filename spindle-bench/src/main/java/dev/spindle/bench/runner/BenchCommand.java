@@ -202,8 +202,8 @@ public final class BenchCommand implements Callable<Integer> {
      * its own name included when it was reached through {@code spindle} ({@code bench --suite
      * ...}) and not when it runs on its own.
      */
-    static String commandLine(java.util.List<String> originalArgs) {
-        java.util.List<String> args = originalArgs;
+    static String commandLine(List<String> originalArgs) {
+        List<String> args = originalArgs;
         if (!args.isEmpty() && args.get(0).equals("bench")) {
             args = args.subList(1, args.size());
         }
