@@ -317,6 +317,63 @@ public class Shapes {
     public static int shapeReassignedFromOtherFuture() { @Future int x = sq(2); @Future int y = sq(x); x = sq(y); return x + y; }
     public static long shapeLongInLoopTwoSlots() { long s = 0; for (int i = 0; i < 10; i++) { @Future long x = big(i); double d = i * 0.5; s += x + (long) d; } return s; }
 
+    // ------------------------------------------------------------------ fourteenth session: more kinds of call and class
+    static final java.lang.invoke.MethodHandle SQ_HANDLE;
+    static {
+        try {
+            SQ_HANDLE = java.lang.invoke.MethodHandles.lookup().findStatic(Shapes.class, "sq",
+                    java.lang.invoke.MethodType.methodType(int.class, int.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+    /** A signature-polymorphic call: its descriptor is the call site's, not the method's. */
+    public static int shapeInvokeExact() throws Throwable { @Future int x = (int) SQ_HANDLE.invokeExact(6); return x + 1; }
+    public static long shapeInvokeWithConversion() throws Throwable { @Future long x = (long) SQ_HANDLE.invoke((short) 7); @Future Object o = SQ_HANDLE.invoke(Integer.valueOf(3)); return x + (Integer) o; }
+    // The NullPointerException of a null receiver is the call's: raised at the first read, inside the handler.
+    static final String expect_shapeNullReceiver = "value 101";
+    public static int shapeNullReceiver() { Op op = null; int[] mark = {0}; try { @Future int x = op.apply(3); mark[0] = 1; return x; } catch (NullPointerException e) { return 100 + mark[0]; } }
+    interface Calc {
+        private int base(int x) { return x * 7; }
+        private static int sbase(int x) { return x + 1; }
+        default int run(int x) { @Future int a = base(x); @Future int b = base(x + 1); return a + b; }
+        default int run2(int x) { @Future int a = sbase(x); return a * 2; }
+        static int twiceSq(int v) { @Future int x = sq(v); return 2 * x; }
+    }
+    static final class CalcImpl implements Calc { }
+    public static int shapePrivateInterfaceMethods() { Calc c = new CalcImpl(); return c.run(3) + c.run2(4) + Calc.twiceSq(5); }
+    static final class Tripler implements Op {
+        public int apply(int x) { return x + 1; }
+        @Override public int thrice(int x) { @Future int y = Op.super.thrice(x); return y + 1; }
+    }
+    public static int shapeInterfaceSuperCall() { return new Tripler().thrice(4); }
+    enum Figure {
+        SQUARE { int area(int s) { @Future int x = sq(s); return x; } },
+        TRIANGLE { int area(int s) { @Future int x = sq(s); return x / 2; } };
+        abstract int area(int v);
+    }
+    public static int shapeEnumConstantBody() { return Figure.SQUARE.area(3) * 100 + Figure.TRIANGLE.area(4); }
+    static <T extends Comparable<T>> T larger(T a, T b) { return a.compareTo(b) >= 0 ? a : b; }
+    public static int shapeBoundedGenericMethod() { @Future String s = larger("pear", "apple"); @Future Integer i = larger(3, 9); int v = i; return s.length() * 10 + v; }
+    public static int shapeFutureReceiverAndArgument() { @Future Adder a = pick(2); @Future int k = sq(3); @Future int x = a.plus(k); return x; }
+    private int secretInstance(int v) { return v + 5; }
+    class Inner { int go(int v) { @Future int x = secretInstance(v); @Future int y = Shapes.this.secretInstance(x); return y; } }
+    public static int shapeOuterPrivateFromInner() { return new Shapes().new Inner().go(1); }
+    // Assigned again in the handler of the call's own failure: the failure is raised at the read after the try.
+    static final String expect_shapeAssignedAgainInHandler = "threw java.lang.IllegalArgumentException: bad 1";
+    public static int shapeAssignedAgainInHandler() { @Future int x; try { x = fail(1); CALLS.incrementAndGet(); } catch (IllegalArgumentException e) { x = -1; } return x; }
+    /** Slots past 255: the woven loads and stores need the wide form. */
+    public static long shapeWideSlots() {
+        long w0 = 0, w1 = 1, w2 = 2, w3 = 3, w4 = 4, w5 = 5, w6 = 6, w7 = 7, w8 = 8, w9 = 9, w10 = 10, w11 = 11, w12 = 12, w13 = 13, w14 = 14, w15 = 15, w16 = 16, w17 = 17, w18 = 18, w19 = 19, w20 = 20, w21 = 21, w22 = 22, w23 = 23, w24 = 24, w25 = 25, w26 = 26, w27 = 27, w28 = 28, w29 = 29, w30 = 30, w31 = 31, w32 = 32, w33 = 33, w34 = 34, w35 = 35, w36 = 36, w37 = 37, w38 = 38, w39 = 39, w40 = 40, w41 = 41, w42 = 42, w43 = 43, w44 = 44, w45 = 45, w46 = 46, w47 = 47, w48 = 48, w49 = 49, w50 = 50, w51 = 51, w52 = 52, w53 = 53, w54 = 54, w55 = 55, w56 = 56, w57 = 57, w58 = 58, w59 = 59, w60 = 60, w61 = 61, w62 = 62, w63 = 63, w64 = 64, w65 = 65, w66 = 66, w67 = 67, w68 = 68, w69 = 69, w70 = 70, w71 = 71, w72 = 72, w73 = 73, w74 = 74, w75 = 75, w76 = 76, w77 = 77, w78 = 78, w79 = 79, w80 = 80, w81 = 81, w82 = 82, w83 = 83, w84 = 84, w85 = 85, w86 = 86, w87 = 87, w88 = 88, w89 = 89, w90 = 90, w91 = 91, w92 = 92, w93 = 93, w94 = 94, w95 = 95, w96 = 96, w97 = 97, w98 = 98, w99 = 99, w100 = 100, w101 = 101, w102 = 102, w103 = 103, w104 = 104, w105 = 105, w106 = 106, w107 = 107, w108 = 108, w109 = 109, w110 = 110, w111 = 111, w112 = 112, w113 = 113, w114 = 114, w115 = 115, w116 = 116, w117 = 117, w118 = 118, w119 = 119, w120 = 120, w121 = 121, w122 = 122, w123 = 123, w124 = 124, w125 = 125, w126 = 126, w127 = 127, w128 = 128, w129 = 129;
+        @Future int x = sq((int) (w0 + w129));
+        @Future long y = big(w128 + w3);
+        double d = w64 * 0.5;
+        return x + y + (long) d + w100;
+    }
+    public static int shapeFutureInNestedLambdaInLoop() { int s = 0; for (int i = 0; i < 3; i++) { final int j = i; java.util.function.IntSupplier f = () -> { @Future int x = sq(j); @Future int y = sq(j + 1); return x + y; }; s += f.getAsInt(); } return s; }
+    public static int shapeThrowsError() { @Future int x = sq(3); int r; try { @Future int e = overflow(0); r = e; } catch (StackOverflowError err) { r = -1; } return x + r; }
+    static int overflow(int d) { if (d > 50) throw new StackOverflowError("deep " + d); return overflow(d + 1) + 1; }
+
     static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }
     static class Base { int value() { return 10; } }
     static class Derived extends Base {

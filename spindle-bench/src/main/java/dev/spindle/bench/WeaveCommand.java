@@ -2,20 +2,51 @@ package dev.spindle.bench;
 
 import dev.spindle.weaver.WeaveTool;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code ./spindle weave DIR|JAR [--out DIR|JAR] [--classpath PATH] [--unsign]}: the offline weaver. */
-@Command(name = "weave", description = "Rewrite the @Future variables of class files offline (a directory or a jar).",
-        mixinStandardHelpOptions = false)
+/**
+ * {@code ./spindle weave DIR|JAR [--out DIR|JAR] [--classpath PATH] [--unsign]}: the offline weaver
+ * ({@link WeaveTool}, which does the work and prints the report). The options are declared here
+ * so that picocli accepts them and lists them in {@code --help}; they are handed on unchanged.
+ */
+@Command(name = "weave", mixinStandardHelpOptions = true,
+        description = "Rewrite the @Future variables of class files offline (a directory or a jar); "
+                + "print what was woven and what was refused and why. Exit 0 done, 1 refused (nothing written), "
+                + "2 bad arguments or I/O failure.")
 public final class WeaveCommand implements Callable<Integer> {
-    @Parameters(arity = "0..*", description = "DIR|JAR [--out DIR|JAR] [--classpath PATH] [--unsign]")
-    List<String> args = List.of();
+    @Parameters(index = "0", paramLabel = "DIR|JAR", description = "the class files to weave")
+    String input;
+
+    @Option(names = {"--out", "-o"}, paramLabel = "DIR|JAR",
+            description = "where to write the woven classes (default: in place)")
+    String out;
+
+    @Option(names = {"--classpath", "-cp"}, paramLabel = "PATH",
+            description = "the classes the input's classes refer to, for stack-map frames (never loaded)")
+    String classpath;
+
+    @Option(names = "--unsign", description = "weave a signed jar, dropping its signatures (refused otherwise)")
+    boolean unsign;
 
     @Override
     public Integer call() {
+        List<String> args = new ArrayList<>(List.of(input));
+        if (out != null) {
+            args.add("--out");
+            args.add(out);
+        }
+        if (classpath != null) {
+            args.add("--classpath");
+            args.add(classpath);
+        }
+        if (unsign) {
+            args.add("--unsign");
+        }
         return WeaveTool.run(args.toArray(String[]::new), System.out, System.err);
     }
 }
