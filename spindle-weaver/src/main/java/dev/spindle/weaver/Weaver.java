@@ -1,9 +1,12 @@
 package dev.spindle.weaver;
 
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassTooLargeException;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodNode;
 
 import java.util.ArrayList;
@@ -47,6 +50,17 @@ public final class Weaver {
      * @throws InvalidClassFileException if the bytes are not a class file this weaver can read
      */
     public WeaveResult weave(byte[] classFile) {
+        return weave(classFile, List.of());
+    }
+
+    /**
+     * Weaves one class file, leaving the methods of {@code tooLarge} as they are and refusing them:
+     * their woven code would exceed the JVM's limit of 65535 bytes per method. Which ones do is
+     * known only when the class is written, so {@link #weave(byte[])} writes it, and on ASM's
+     * {@link MethodTooLargeException} weaves it again without that method — a method is rewritten
+     * whole or not at all.
+     */
+    private WeaveResult weave(byte[] classFile, List<Refusal> tooLarge) {
         ClassReader reader;
         ClassNode cn = new ClassNode();
         try {
@@ -71,8 +85,9 @@ public final class Weaver {
                     + ": it applies only to local variables initialized by a method call"));
         }
         List<MethodNode> targets = new ArrayList<>();
+        refusals.addAll(tooLarge);
         for (MethodNode mn : cn.methods) {
-            if (mn.instructions.size() > 0 && FutureVariableFinder.mentions(mn)) {
+            if (mn.instructions.size() > 0 && FutureVariableFinder.mentions(mn) && !refused(tooLarge, mn)) {
                 targets.add(mn);
             }
         }
@@ -129,7 +144,57 @@ public final class Weaver {
             List<Refusal> all = new ArrayList<>(refusals);
             all.add(new Refusal(className, null, -1, e.getMessage()));
             return new WeaveResult(className, null, List.of(), all, false);
+        } catch (MethodTooLargeException e) {
+            MethodNode original = originalOf(targets, e.getMethodName(), e.getDescriptor());
+            if (original == null || refused(tooLarge, original)) {
+                throw new IllegalStateException("woven " + className + "." + e.getMethodName() + e.getDescriptor()
+                        + " is too large and is not a method the weaver rewrote", e);
+            }
+            List<Refusal> more = new ArrayList<>(tooLarge);
+            more.add(new Refusal(className, original.name + original.desc, firstLine(original),
+                    "woven, its code would take " + e.getCodeSize() + " bytes, over the JVM's limit of 65535 bytes"
+                            + " per method; move part of it into a method of its own"));
+            return weave(classFile, more);
+        } catch (ClassTooLargeException e) {
+            List<Refusal> all = new ArrayList<>(refusals);
+            all.add(new Refusal(className, null, -1, "woven, the class would need " + e.getConstantPoolCount()
+                    + " constant pool entries, over the JVM's limit of 65535; split the class"));
+            return new WeaveResult(className, null, List.of(), all, false);
         }
+    }
+
+    private static boolean refused(List<Refusal> refusals, MethodNode mn) {
+        String method = mn.name + mn.desc;
+        for (Refusal r : refusals) {
+            if (method.equals(r.method())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The method the weaver rewrote whose woven code is {@code name desc}: the method itself, or its
+     * deferring copy (the same name, its parameters followed by a {@code FutureCall} and perhaps
+     * more; see {@link DeferringSplit}).
+     */
+    private static MethodNode originalOf(List<MethodNode> targets, String name, String desc) {
+        for (MethodNode mn : targets) {
+            if (mn.name.equals(name) && (mn.desc.equals(desc)
+                    || desc.startsWith(mn.desc.substring(0, mn.desc.indexOf(')')) + DeferringSplit.MARKER))) {
+                return mn;
+            }
+        }
+        return null;
+    }
+
+    private static int firstLine(MethodNode mn) {
+        for (var insn = mn.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+            if (insn instanceof LineNumberNode ln) {
+                return ln.line;
+            }
+        }
+        return -1;
     }
 
     /**

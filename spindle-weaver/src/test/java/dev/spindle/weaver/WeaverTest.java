@@ -102,6 +102,41 @@ class WeaverTest {
     }
 
     @Test
+    void aMethodWhoseWovenCodeWouldExceedTheJvmLimitIsRefusedAndTheRestWoven(@TempDir Path dir) throws IOException {
+        // javac accepts up to 65535 bytes of code; weaving adds some. ASM's MethodTooLargeException
+        // escaped the weaver until 2026-11-26 (the CLI printed its stack trace).
+        StringBuilder src = new StringBuilder("""
+                class Huge {
+                    static int f(int x) { return x + 1; }
+                    static int small() { @dev.spindle.Future int a = f(1); return a; }
+                    static int huge(int n) {
+                        int s = 0;
+                """);
+        for (int k = 0; k < 40; k++) {
+            src.append("        @dev.spindle.Future int f").append(k).append(" = f(n + ").append(k).append(");\n");
+        }
+        for (int i = 0; i < 4050; i++) {
+            src.append("        s += (n * ").append(i).append(") ^ (s >>> 3) + ").append(i).append(";\n");
+        }
+        src.append("        return s");
+        for (int k = 0; k < 40; k++) {
+            src.append(" + f").append(k);
+        }
+        src.append(";\n    }\n}\n");
+        Files.writeString(dir.resolve("Huge.java"), src);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        WeaveResult r = weaver(classes).weave(classes.get("Huge"));
+        assertEquals(List.of("small()I"), r.woven().stream().map(WovenMethod::method).toList());
+        assertEquals(1, r.refusals().size(), r.refusals().toString());
+        Refusal refusal = r.refusals().get(0);
+        assertEquals("huge(I)I", refusal.method());
+        assertEquals(5, refusal.line());
+        assertTrue(refusal.reason().contains("65535"), refusal.reason());
+        assertEquals(0, callsTo(r.bytes(), "huge", false, "begin"), "the refused method was changed");
+        assertEquals(1, callsTo(r.bytes(), "small", false, "begin") + callsTo(r.bytes(), "small", true, "begin"));
+    }
+
+    @Test
     void aDeclarationInAFinallyBlockIsWovenInEveryCopyJavacEmits(@TempDir Path dir) throws IOException {
         // javac emits the finally block once per way out of the try (here: the return, the normal
         // path and the exception handler), each copy with its own store and slot, under one
