@@ -372,6 +372,8 @@ public class Shapes {
     }
     public static int shapeFutureInNestedLambdaInLoop() { int s = 0; for (int i = 0; i < 3; i++) { final int j = i; java.util.function.IntSupplier f = () -> { @Future int x = sq(j); @Future int y = sq(j + 1); return x + y; }; s += f.getAsInt(); } return s; }
     public static int shapeThrowsError() { @Future int x = sq(3); int r; try { @Future int e = overflow(0); r = e; } catch (StackOverflowError err) { r = -1; } return x + r; }
+    /** A wait for the call keeps the thread's interrupt status (the read is not interruptible). */
+    public static int shapeInterruptStatusKeptAcrossTheRead() { Thread.currentThread().interrupt(); @Future int x = fib(18); @Future int y = fib(17); int r = x + y; return r + (Thread.interrupted() ? 100_000 : 0); }
     static int overflow(int d) { if (d > 50) throw new StackOverflowError("deep " + d); return overflow(d + 1) + 1; }
 
     static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }

@@ -66,7 +66,7 @@ final class ExposedFutures {
         }
         PromotedFuture p = get(number);
         if (p != null) {
-            Object c = LazyFuture.awaitPromoted(p, 0L);
+            Object c = LazyFuture.awaitPromoted(p, 0L, false);
             if (c != null) {
                 return c;
             }

@@ -1,5 +1,6 @@
 package dev.spindle.future;
 
+import dev.spindle.runtime.Worker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -92,6 +93,8 @@ public class LazyFuture<T> implements Future<T> {
     /** {@link #step}'s answers besides a final cell value. */
     private static final Object RUN_HERE = new Object();
     private static final Object TIMED_OUT = new Object();
+    /** {@link #resolve}: an interruptible wait was interrupted (the status is cleared). */
+    private static final Object INTERRUPTED = new Object();
     /**
      * The body of a handle whose outcome was known when it was made — a report's, or a future run
      * at its creation: never on a stack, so such a handle never pops an entry, and its cell is
@@ -272,34 +275,62 @@ public class LazyFuture<T> implements Future<T> {
         return c;
     }
 
+    /** {@link #resolve(LatentStack, long, boolean)}, uninterruptible. */
+    final Object resolve(LatentStack s, long deadline) {
+        return resolve(s, deadline, false);
+    }
+
     /**
      * Drives the future to its final state and returns the cell: runs it here if it is latent in
      * this thread's stack, claims or waits for its promoted task, waits for an inline run on
      * another thread, or asks the owner of a latent future to expose it.
      *
-     * @param deadline System.nanoTime() deadline, or 0 for none
-     * @return the final cell value, or null if the deadline passed
+     * <p>Interrupts: an interruptible wait ({@link #get()} on a thread that is not a worker, and
+     * {@link #get(long, TimeUnit)}) ends with {@link #INTERRUPTED} when the thread is interrupted
+     * while it waits. Any other wait goes on; it clears the status so that its parking blocks,
+     * and sets it again when it returns, so the caller still sees the interrupt. A body run here
+     * runs with the status as the caller left it.
+     *
+     * @param deadline      System.nanoTime() deadline, or 0 for none
+     * @param interruptible whether an interrupt ends the wait
+     * @return the final cell value, null if the deadline passed, or {@link #INTERRUPTED}
      */
-    final Object resolve(LatentStack s, long deadline) {
-        for (int round = 0; ; round++) {
-            Object c = CELL.getAcquire(this);
-            if (!Outcome.isFinal(c)) {
-                c = step(region, number, body, s, c, round, deadline);
-                if (c == RUN_HERE) {
-                    return runHere();
+    final Object resolve(LatentStack s, long deadline, boolean interruptible) {
+        boolean interrupted = false;
+        try {
+            for (int round = 0; ; round++) {
+                Object c = CELL.getAcquire(this);
+                if (!Outcome.isFinal(c)) {
+                    c = step(region, number, body, s, c, round, deadline, interruptible);
+                    if (c == RUN_HERE) {
+                        return runHere();
+                    }
+                    if (c == TIMED_OUT) {
+                        return null;
+                    }
+                    if (c == INTERRUPTED) {
+                        return INTERRUPTED;
+                    }
+                    if (c == null) {
+                        if (Thread.interrupted()) {           // set, it would keep parkNanos from blocking
+                            if (interruptible) {
+                                return INTERRUPTED;
+                            }
+                            interrupted = true;
+                        }
+                        continue;
+                    }
+                    CELL.setRelease(this, c);
+                    if (region.stack == s) {
+                        region.forget(number);            // only the owner drops entries: its touch relies on them
+                    }
                 }
-                if (c == TIMED_OUT) {
-                    return null;
-                }
-                if (c == null) {
-                    continue;
-                }
-                CELL.setRelease(this, c);
-                if (region.stack == s) {
-                    region.forget(number);            // only the owner drops entries: its touch relies on them
-                }
+                return c == Outcome.IN_HANDLE ? valueInHandle() : c;
             }
-            return c == Outcome.IN_HANDLE ? valueInHandle() : c;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -318,7 +349,7 @@ public class LazyFuture<T> implements Future<T> {
      * thread removed it from its own stack, {@link #TIMED_OUT}, or null to re-read the cell.
      */
     private static Object step(ExposedFutures region, long number, Object body, LatentStack s, Object c,
-            int round, long deadline) {
+            int round, long deadline, boolean interruptible) {
         if (c == Outcome.RUNNING || region.stack == s && s.isRunning(number)) {   // only the owner runs a future inline
             if (region.stack == s) {
                 throw new IllegalStateException("future touched from inside its own body: " + describe(region, number));
@@ -326,7 +357,7 @@ public class LazyFuture<T> implements Future<T> {
         } else {
             PromotedFuture p = region.get(number);
             if (p != null) {
-                return awaitPromoted(p, deadline);
+                return awaitPromoted(p, deadline, interruptible);
             }
             if (region.stack == s) {
                 if (s.removeFuture(body, number)) {
@@ -345,16 +376,26 @@ public class LazyFuture<T> implements Future<T> {
         return null;
     }
 
-    static Object awaitPromoted(PromotedFuture p, long deadline) {
-        if (deadline == 0L) {
-            p.runOrAwait();
+    static Object awaitPromoted(PromotedFuture p, long deadline, boolean interruptible) {
+        if (deadline == 0L && (!interruptible || Thread.currentThread() instanceof Worker)) {
+            p.runOrAwait();                            // a worker helps while it waits, uninterruptibly
+            return p.outcome();
+        }
+        if (deadline == 0L && p.runIfUnclaimed()) {
             return p.outcome();
         }
         try {
-            p.get(Math.max(1L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (deadline == 0L) {
+                p.get();
+            } else {
+                p.get(Math.max(1L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (TimeoutException e) {
             return TIMED_OUT;
         } catch (InterruptedException e) {
+            if (interruptible) {
+                return INTERRUPTED;
+            }
             Thread.currentThread().interrupt();
             return TIMED_OUT;
         } catch (ExecutionException | CancellationException e) {
@@ -392,7 +433,9 @@ public class LazyFuture<T> implements Future<T> {
      *
      * @return the value
      * @throws ExecutionException if the body threw
-     * @throws InterruptedException if interrupted before the wait began
+     * @throws InterruptedException if interrupted before the wait began, or, on a thread that is
+     *         not a worker, while waiting (a worker helps while it waits and, as in
+     *         {@code ForkJoinTask.get}, is not interrupted; its status is kept)
      */
     @Override
     @SuppressWarnings("unchecked")
@@ -400,7 +443,11 @@ public class LazyFuture<T> implements Future<T> {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        return (T) reportGet(resolve(LatentStack.current(), 0L));
+        Object c = resolve(LatentStack.current(), 0L, !(Thread.currentThread() instanceof Worker));
+        if (c == INTERRUPTED) {
+            throw new InterruptedException("interrupted while waiting for " + this);
+        }
+        return (T) reportGet(c);
     }
 
     @Override
@@ -414,11 +461,11 @@ public class LazyFuture<T> implements Future<T> {
         if (deadline == 0L) {
             deadline = 1L;
         }
-        Object c = resolve(LatentStack.current(), deadline);
+        Object c = resolve(LatentStack.current(), deadline, true);
+        if (c == INTERRUPTED) {
+            throw new InterruptedException("interrupted while waiting for " + this);
+        }
         if (c == null) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
             throw new TimeoutException("future not done after " + timeout + " " + unit + ": " + this);
         }
         return (T) reportGet(c);

@@ -76,12 +76,7 @@ final class PromotedFuture extends ClaimableTask {
      * elsewhere blocking. On return {@link #outcome()} is final.
      */
     void runOrAwait() {
-        if (runner == Thread.currentThread() && !isDone()) {
-            throw new IllegalStateException("future touched from inside its own body: " + describe());
-        }
-        if (tryClaim()) {
-            byTouch = true;
-            runClaimed();
+        if (runIfUnclaimed()) {
             return;
         }
         if (Thread.currentThread() instanceof Worker w && w.pool() == promoter.pool) {
@@ -89,6 +84,24 @@ final class PromotedFuture extends ClaimableTask {
         } else {
             quietlyJoin();
         }
+    }
+
+    /**
+     * A toucher: runs the body here if nobody started it.
+     *
+     * @return true if it ran here ({@link #outcome()} is final), false if another thread has it
+     * @throws IllegalStateException if called from inside the body
+     */
+    boolean runIfUnclaimed() {
+        if (runner == Thread.currentThread() && !isDone()) {
+            throw new IllegalStateException("future touched from inside its own body: " + describe());
+        }
+        if (tryClaim()) {
+            byTouch = true;
+            runClaimed();
+            return true;
+        }
+        return false;
     }
 
     /** Owner, outside any touch (spawn=never, the end of a task): claims and runs the body here. */

@@ -181,16 +181,24 @@ final class Region {
             phase = ph + 1;
             wakeAll();
         } else {
-            for (int spins = 0; phase == ph; spins++) {
-                if (failure.stopped) {
-                    throw new Aborted();
+            boolean interrupted = false;
+            try {
+                for (int spins = 0; phase == ph; spins++) {
+                    if (failure.stopped) {
+                        throw new Aborted();
+                    }
+                    if (spins < 1024) {
+                        Thread.onSpinWait();
+                    } else if (spins < 1024 + 64) {
+                        Thread.yield();
+                    } else {
+                        LockSupport.parkNanos(this, 50_000L);
+                        interrupted |= Thread.interrupted();   // cleared so parking blocks; set again below
+                    }
                 }
-                if (spins < 1024) {
-                    Thread.onSpinWait();
-                } else if (spins < 1024 + 64) {
-                    Thread.yield();
-                } else {
-                    LockSupport.parkNanos(this, 50_000L);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();        // a barrier is not interruptible, but keeps the status
                 }
             }
         }

@@ -227,16 +227,20 @@ final class IdleProtocol {
         if (stay) {
             w.counters.parks++;
             boolean bound = w.parkBinding.bind(w);  // wake up on this CPU, not the waker's (ParkBinding)
+            boolean interrupted = false;
             while (w.parkState == mode) {
                 if (awaited != null && awaited.isDone() || pool.isStopping() || retiring(w, awaited)) {
                     break;
                 }
                 LockSupport.park(pool);
-                Thread.interrupted();   // workers ignore interrupts; clear so park blocks again
+                interrupted |= Thread.interrupted();   // cleared so park blocks again
             }
             if (bound) {
                 w.parkBinding.unbind(w);
             }
+            if (interrupted && awaited != null) {
+                w.interrupt();      // a join is not interruptible but keeps the status of the task that waits;
+            }                       // an idle worker drops it (no task of its own to keep it for)
         }
         if (w.parkState == mode && w.casParkState(mode, RUNNING)) {
             CTL.getAndAdd(this, -PARK_UNIT);

@@ -665,6 +665,7 @@ public final class Worker extends Thread {
         long start = System.nanoTime();
         long helped = 0L;
         long patience = -1L;
+        boolean interrupted = false;
         for (int round = 0; !t.isDone(); ) {
             latent.serviceIfRequested();
             if (thief == null || thief.runningSteal != t) {
@@ -730,10 +731,13 @@ public final class Worker extends Thread {
                 }
                 counters.parks++;
                 LockSupport.parkNanos(t, Math.min(1_000_000L, 10_000L << Math.min(7, (round - 2 * SPIN_ROUNDS) >> 3)));
-                Thread.interrupted();               // workers ignore interrupts
+                interrupted |= Thread.interrupted();   // cleared so parking blocks; set again below
             }
         }
         counters.waitNanos += System.nanoTime() - start - helped;
+        if (interrupted) {
+            interrupt();                            // a touch is not interruptible, but keeps the status
+        }
     }
 
     /**
@@ -797,6 +801,7 @@ public final class Worker extends Thread {
         boolean searching = false;
         long lastEnd = 0L;                          // when the previous task ended, if none came between
         while (!pool.isStopping()) {
+            Thread.interrupted();                   // an interrupt a task left behind is not the next task's
             followPinning();
             Task<?> t = popLocal();
             if (t == null) {
