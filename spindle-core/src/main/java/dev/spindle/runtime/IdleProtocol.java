@@ -226,7 +226,7 @@ final class IdleProtocol {
         }
         if (stay) {
             w.counters.parks++;
-            boolean bound = w.parkBinding.bind(w);  // wake up on this CPU, not the waker's (ParkBinding)
+            boolean bound = w.preparedParkBinding().bind(w);  // wake up on this CPU, not the waker's (ParkBinding)
             boolean interrupted = false;
             while (w.parkState == mode) {
                 if (awaited != null && awaited.isDone() || pool.isStopping() || retiring(w, awaited)) {

@@ -128,6 +128,8 @@ public final class Worker extends Thread {
     private volatile int pinnedCpu = -1;
     /** Binds this worker to its CPU while it is parked; set when its thread starts. */
     ParkBinding parkBinding = ParkBinding.NONE;
+    /** Owner: whether {@link #parkBinding} was prepared from this worker's affinity. */
+    private boolean parkBindingPrepared;
 
     /** Calls into the scheduler from user tasks without being inlined into them. */
     final CompilationBarrier barrier = new CompilationBarrier();
@@ -794,10 +796,24 @@ public final class Worker extends Thread {
         return deque.popIf(t);
     }
 
+    /**
+     * Owner, before it parks: its {@link ParkBinding}, prepared from its CPU affinity the first
+     * time its pool binds parked workers, not before — preparing reads the affinity through the
+     * FFM API, and a JVM without {@code --enable-native-access} prints a warning at the first
+     * such call, which a pool that does not bind must not cause. Not while pinned: its affinity
+     * is then one CPU, not the set it returns to.
+     */
+    ParkBinding preparedParkBinding() {
+        if (!parkBindingPrepared && pool.isParkBinding() && pinnedCpu() < 0) {
+            parkBindingPrepared = true;
+            parkBinding = ParkBinding.ofCurrentThread();   // final fields: safe for wakers that read it
+        }
+        return parkBinding;
+    }
+
     // ------------------------------------------------------------------ main loop
 
     private void runLoop() {
-        parkBinding = ParkBinding.ofCurrentThread();
         boolean searching = false;
         long lastEnd = 0L;                          // when the previous task ended, if none came between
         while (!pool.isStopping()) {
