@@ -453,7 +453,7 @@ public class LazyFuture<T> implements Future<T> {
     @Override
     @SuppressWarnings("unchecked")
     public final T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        long nanos = unit.toNanos(timeout);
+        long nanos = Objects.requireNonNull(unit, "unit").toNanos(timeout);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }

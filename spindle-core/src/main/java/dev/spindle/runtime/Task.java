@@ -487,7 +487,7 @@ public abstract class Task<T> implements RunnableFuture<T> {
     @Override
     public final T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        long nanos = unit.toNanos(timeout);
+        long nanos = java.util.Objects.requireNonNull(unit, "unit").toNanos(timeout);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }

@@ -484,6 +484,10 @@ class LazyFutureTest {
             s.future(null);
         }));
         assertTrue(e.getMessage().contains("body"), e.getMessage());
+        LazyFuture<Integer> f = Spindle.future(() -> 1);
+        e = assertThrows(NullPointerException.class, () -> f.get(1, null));
+        assertEquals("unit", e.getMessage());
+        assertEquals(1, f.touch());
     }
 
     @Test
