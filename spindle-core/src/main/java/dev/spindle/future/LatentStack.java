@@ -702,7 +702,7 @@ public final class LatentStack extends LatentStackRequest {
             return worker.offersWork();
         }
         ClaimableTask p = lastPromoted;
-        return p != null && !p.isClaimed();
+        return p != null && !p.isClaimed() || pool.hasQueuedSubmissions();   // this thread's, or another's
     }
 
     /**
@@ -910,14 +910,22 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * A worker of the default pool about to park: asks every stack of a thread that is not a
-     * worker to expose its oldest latent future (the runtime asks its own workers' stacks).
+     * A worker of the default pool about to park: asks one stack of a thread that is not a worker,
+     * among those that seem to hold latent futures and have no request pending, to expose its
+     * oldest (the runtime asks its own workers' stacks). One, because one parking worker needs
+     * one piece of work: asking every such stack, as this did until 2026-11-27, had each of
+     * 100,000 virtual threads that made a future promote it — a submission, a worker's run and a
+     * wait per future of a few nanoseconds (one future per thread: 10 µs per thread against 3.6
+     * with spawn=never; PERFORMANCE.md, futures suite, "Threads that are not workers").
      */
     public static void requestExternal() {
         if (!EXTERNAL_STACKS.isEmpty()) {
             synchronized (EXTERNAL_STACKS) {
                 for (LatentStack s : EXTERNAL_STACKS) {
-                    s.requestOne();
+                    if (s.top > s.base && (int) REQUESTED.getOpaque(s) == NONE) {   // racy hints, as every request
+                        s.requestOne();
+                        return;
+                    }
                 }
             }
         }

@@ -183,6 +183,17 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     }
 
     /**
+     * True if tasks submitted from outside (or promoted by threads that are not workers) wait in
+     * the pool's queue for a worker: a hint for producers — a worker that is idle now will find
+     * them, so more need not be offered.
+     *
+     * @return whether submissions are queued
+     */
+    public boolean hasQueuedSubmissions() {
+        return !submissions.isEmpty();
+    }
+
+    /**
      * True if some worker is parked — idle, or joining with nothing to run. A parked worker asks
      * no one for work until new shared work wakes it, so a producer that holds work privately and
      * sees this should share it. One volatile read.
