@@ -8,11 +8,10 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.function.IntToLongFunction;
 import java.util.function.IntUnaryOperator;
@@ -112,13 +111,95 @@ public final class LatentStack extends LatentStackRequest {
         }
     }
 
-    /** Stacks of threads that are not workers; they promote into the default pool. */
-    private static final Set<LatentStack> EXTERNAL_STACKS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    /**
+     * Stacks of threads that are not workers (they promote into the default pool), held until
+     * their thread has ended and they hold nothing latent ({@link #pruneLocked}). Guarded by
+     * itself. Until 2026-11-27 this was a weak set: a thread that ended with latent futures left
+     * them unrun (a later touch of one waited for good for an owner that would never expose it),
+     * and the counters of ended threads dropped out of the pool's statistics.
+     */
+    private static final Set<LatentStack> EXTERNAL_STACKS = new HashSet<>();
+    /** {@link #EXTERNAL_STACKS}'s size, for a look without the lock. */
+    private static volatile int externalStacks;
+    /** Counters of pruned stacks (created, inline, promoted, stolen); guarded by EXTERNAL_STACKS. */
+    private static final long[] RETIRED_COUNTS = new long[4];
+    /** Guarded by EXTERNAL_STACKS: the size at which a registration prunes; when requestExternal last did. */
+    private static int pruneAtSize = 64;
+    private static long lastPruneNanos;
+    private static final long PRUNE_INTERVAL_NANOS = 10_000_000L;
     private static final ThreadLocal<LatentStack> EXTERNAL = ThreadLocal.withInitial(() -> {
         LatentStack s = new LatentStack(null, SpindlePool.defaultPool(), Thread.currentThread());
-        EXTERNAL_STACKS.add(s);
+        register(s);
         return s;
     });
+
+    private static void register(LatentStack s) {
+        List<LatentStack> orphans;
+        synchronized (EXTERNAL_STACKS) {
+            EXTERNAL_STACKS.add(s);
+            externalStacks = EXTERNAL_STACKS.size();
+            if (EXTERNAL_STACKS.size() < pruneAtSize) {
+                return;
+            }
+            orphans = pruneLocked();
+            pruneAtSize = Math.max(64, 2 * EXTERNAL_STACKS.size());   // amortized: O(1) per registration
+        }
+        adoptAll(orphans);
+    }
+
+    /**
+     * Under {@link #EXTERNAL_STACKS}'s lock: removes the stacks whose thread has ended and that
+     * hold nothing latent, keeping their counters, and returns those whose thread ended with
+     * latent futures left, for {@link #adoptIfOrphaned} outside the lock.
+     */
+    private static List<LatentStack> pruneLocked() {
+        List<LatentStack> orphans = new ArrayList<>();
+        for (Iterator<LatentStack> it = EXTERNAL_STACKS.iterator(); it.hasNext(); ) {
+            LatentStack x = it.next();
+            if (x.owner.isAlive()) {
+                continue;
+            }
+            if (x.top > x.base) {                         // racy, as the counters: an adopter may be at work
+                orphans.add(x);
+                continue;
+            }
+            long[] c = x.counts();
+            for (int i = 0; i < 4; i++) {
+                RETIRED_COUNTS[i] += c[i];
+            }
+            it.remove();
+        }
+        externalStacks = EXTERNAL_STACKS.size();
+        lastPruneNanos = System.nanoTime();
+        return orphans;
+    }
+
+    private static void adoptAll(List<LatentStack> orphans) {
+        for (LatentStack x : orphans) {
+            x.adoptIfOrphaned();
+        }
+    }
+
+    /**
+     * Any thread: if this is the stack of a thread that is not a worker and that thread has
+     * ended with latent futures left, promotes them all (whatever the spawn mode: no body runs
+     * under the monitor, so adopters of different stacks never wait for each other), so that
+     * they run, and their touchers stop waiting for an owner that will never come back.
+     * The owner's last action happens-before {@code isAlive()} returning false, so the owner-only
+     * fields are then safe to use; adopters exclude each other with this stack's monitor.
+     * Called by a toucher or canceller of one of its futures, and by the pruning of
+     * {@link #EXTERNAL_STACKS}.
+     */
+    void adoptIfOrphaned() {
+        if (worker != null || owner.isAlive()) {
+            return;
+        }
+        synchronized (this) {                             // promotes only: no body runs under the monitor
+            while (top > base) {
+                promoteAt(base, "its thread ended");
+            }
+        }
+    }
 
     /**
      * A worker's stack. Called by the runtime when it creates a worker.
@@ -919,16 +1000,22 @@ public final class LatentStack extends LatentStackRequest {
      * with spawn=never; PERFORMANCE.md, futures suite, "Threads that are not workers").
      */
     public static void requestExternal() {
-        if (!EXTERNAL_STACKS.isEmpty()) {
-            synchronized (EXTERNAL_STACKS) {
-                for (LatentStack s : EXTERNAL_STACKS) {
-                    if (s.top > s.base && (int) REQUESTED.getOpaque(s) == NONE) {   // racy hints, as every request
-                        s.requestOne();
-                        return;
-                    }
+        if (externalStacks == 0) {
+            return;
+        }
+        List<LatentStack> orphans = List.of();
+        synchronized (EXTERNAL_STACKS) {
+            if (System.nanoTime() - lastPruneNanos > PRUNE_INTERVAL_NANOS) {
+                orphans = pruneLocked();                 // at most every 10 ms: ended threads' futures
+            }
+            for (LatentStack s : EXTERNAL_STACKS) {
+                if (s.top > s.base && (int) REQUESTED.getOpaque(s) == NONE && s.owner.isAlive()) {   // racy hints
+                    s.requestOne();
+                    break;
                 }
             }
         }
+        adoptAll(orphans);
     }
 
     // ------------------------------------------------------------------ statistics
@@ -946,13 +1033,15 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Racy sum of the counters of every stack of a thread that is not a worker.
+     * Racy sum of the counters of every stack of a thread that is not a worker, those of ended
+     * threads included.
      *
      * @return created, inline, promoted, stolen
      */
     public static long[] externalCounts() {
-        long[] sum = new long[4];
+        long[] sum;
         synchronized (EXTERNAL_STACKS) {
+            sum = RETIRED_COUNTS.clone();
             for (LatentStack s : EXTERNAL_STACKS) {
                 long[] c = s.counts();
                 for (int i = 0; i < 4; i++) {

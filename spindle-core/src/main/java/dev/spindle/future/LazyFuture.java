@@ -367,6 +367,7 @@ public class LazyFuture<T> implements Future<T> {
             }
             if ((round & 63) == 0) {
                 region.stack.requestAllHere();
+                region.stack.adoptIfOrphaned();       // its thread ended: nobody else will expose it
             }
         }
         if (deadline != 0L && System.nanoTime() - deadline >= 0L) {
@@ -516,6 +517,7 @@ public class LazyFuture<T> implements Future<T> {
             }
             if ((round & 63) == 0) {
                 region.stack.requestAllHere();
+                region.stack.adoptIfOrphaned();       // its thread ended: nobody else will expose it
             }
             pause(s, round);
         }
