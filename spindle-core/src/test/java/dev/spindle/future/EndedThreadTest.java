@@ -63,6 +63,69 @@ class EndedThreadTest {
     }
 
     @Test
+    void manyEndedThreadsFuturesTouchedFromManyThreadsEachRunOnce() throws Exception {
+        // Short-lived threads each create futures (nested ones too), touch some and leave the rest
+        // to others; touchers on several threads race each other, the adoption of the ended
+        // threads' stacks and the pool's workers. Every body must run exactly once and give its value.
+        int threads = 64;
+        int perThread = 5;
+        AtomicInteger[] runs = new AtomicInteger[threads * perThread];
+        @SuppressWarnings("unchecked")
+        LazyFuture<Integer>[] futures = new LazyFuture[threads * perThread];
+        for (int i = 0; i < runs.length; i++) {
+            runs[i] = new AtomicInteger();
+        }
+        Thread[] creators = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int base = t * perThread;
+            creators[t] = new Thread(() -> {
+                for (int j = 0; j < perThread; j++) {
+                    int id = base + j;
+                    futures[id] = Spindle.future(() -> {
+                        runs[id].incrementAndGet();
+                        LazyFuture<Integer> inner = Spindle.future(() -> id * 2);
+                        return inner.touch() / 2;
+                    });
+                }
+                if (base % 3 == 0) {
+                    assertEquals(base, futures[base].touch());   // some touched by their creator
+                }
+            }, "creator-" + t);
+            creators[t].start();
+        }
+        for (Thread c : creators) {
+            c.join(TimeUnit.SECONDS.toMillis(60));
+            assertFalse(c.isAlive(), c.getName() + " hung");
+        }
+        Thread[] touchers = new Thread[4];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int k = 0; k < touchers.length; k++) {
+            int offset = k;
+            touchers[k] = new Thread(() -> {
+                try {
+                    for (int i = 0; i < futures.length; i++) {
+                        int id = (i * 7 + offset * 13) % futures.length;
+                        assertEquals(id, futures[id].get(60, TimeUnit.SECONDS), "future " + id);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "toucher-" + k);
+            touchers[k].start();
+        }
+        for (Thread t : touchers) {
+            t.join(TimeUnit.SECONDS.toMillis(90));
+            assertFalse(t.isAlive(), t.getName() + " hung waiting for an ended thread's future");
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("a toucher failed", failure.get());
+        }
+        for (int i = 0; i < runs.length; i++) {
+            assertEquals(1, runs[i].get(), "future " + i + " ran " + runs[i].get() + " times");
+        }
+    }
+
+    @Test
     void theFuturesOfEndedThreadsStayInThePoolsStatistics() throws Exception {
         SpindlePool pool = SpindlePool.defaultPool();
         long before = pool.statistics().futures().created();
