@@ -289,7 +289,8 @@ public class LazyFuture<T> implements Future<T> {
      * {@link #get(long, TimeUnit)}) ends with {@link #INTERRUPTED} when the thread is interrupted
      * while it waits. Any other wait goes on; it clears the status so that its parking blocks,
      * and sets it again when it returns, so the caller still sees the interrupt. A body run here
-     * runs with the status as the caller left it.
+     * without a wait before it runs with the status as the caller left it; one run here after a
+     * wait (a future taken back from a stack whose owner exposed it) runs with it cleared.
      *
      * @param deadline      System.nanoTime() deadline, or 0 for none
      * @param interruptible whether an interrupt ends the wait

@@ -2,6 +2,7 @@ package dev.spindle.runtime;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -487,7 +488,7 @@ public abstract class Task<T> implements RunnableFuture<T> {
     @Override
     public final T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        long nanos = java.util.Objects.requireNonNull(unit, "unit").toNanos(timeout);
+        long nanos = Objects.requireNonNull(unit, "unit").toNanos(timeout);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
