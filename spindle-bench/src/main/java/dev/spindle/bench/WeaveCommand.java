@@ -5,14 +5,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
  * {@code ./spindle weave DIR|JAR [--out DIR|JAR] [--classpath PATH] [--unsign]}: the offline weaver
  * ({@link WeaveTool}, which does the work and prints the report). The options are declared here
- * so that picocli accepts them and lists them in {@code --help}; they are handed on unchanged.
+ * so that picocli accepts them and lists them in {@code --help}.
  */
 @Command(name = "weave", mixinStandardHelpOptions = true,
         description = "Rewrite the @Future variables of class files offline (a directory or a jar); "
@@ -35,18 +34,7 @@ public final class WeaveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<String> args = new ArrayList<>(List.of(input));
-        if (out != null) {
-            args.add("--out");
-            args.add(out);
-        }
-        if (classpath != null) {
-            args.add("--classpath");
-            args.add(classpath);
-        }
-        if (unsign) {
-            args.add("--unsign");
-        }
-        return WeaveTool.run(args.toArray(String[]::new), System.out, System.err);
+        return WeaveTool.run(Path.of(input), out == null ? null : Path.of(out), classpath == null ? "" : classpath,
+                unsign, System.out, System.err);
     }
 }

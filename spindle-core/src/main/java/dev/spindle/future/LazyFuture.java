@@ -379,12 +379,14 @@ public class LazyFuture<T> implements Future<T> {
     }
 
     static Object awaitPromoted(PromotedFuture p, long deadline, boolean interruptible) {
-        if (deadline == 0L && (!interruptible || Thread.currentThread() instanceof Worker)) {
-            p.runOrAwait();                            // a worker helps while it waits, uninterruptibly
-            return p.outcome();
-        }
-        if (deadline == 0L && p.runIfUnclaimed()) {
-            return p.outcome();
+        if (deadline == 0L) {
+            if (!interruptible || Thread.currentThread() instanceof Worker) {
+                p.runOrAwait();                        // a worker helps while it waits, uninterruptibly
+                return p.outcome();
+            }
+            if (p.runIfUnclaimed()) {
+                return p.outcome();
+            }
         }
         try {
             if (deadline == 0L) {

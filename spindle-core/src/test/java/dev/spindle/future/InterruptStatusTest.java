@@ -48,11 +48,20 @@ class InterruptStatusTest {
         }
     }
 
-    private static Thread background(String name, Runnable r) {
-        Thread t = new Thread(r, name);
+    /** Starts a daemon thread that waits (bounded) until {@code waiter} parks, then runs {@code action}. */
+    private static Thread onceParked(String name, Thread waiter, Runnable action) {
+        Thread t = new Thread(() -> {
+            awaitParked(waiter);
+            action.run();
+        }, name);
         t.setDaemon(true);
         t.start();
         return t;
+    }
+
+    private static void assertEnds(Thread t) throws InterruptedException {
+        t.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(t.isAlive(), "the " + t.getName() + " hung");
     }
 
     @Test
@@ -148,16 +157,12 @@ class InterruptStatusTest {
             Task<String>[] owner = new Task[1];
             LazyFuture<String> f = runningOnAWorker(quiet, release, owner);
             Thread me = Thread.currentThread();
-            Thread releaser = background("releaser", () -> {
-                awaitParked(me);
-                release.countDown();
-            });
+            Thread releaser = onceParked("releaser", me, release::countDown);
             me.interrupt();
             assertEquals("done", f.touch());
             assertTrue(Thread.interrupted(), "the touch lost the interrupt status");
             assertEquals("done", owner[0].get(60, TimeUnit.SECONDS));
-            releaser.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(releaser.isAlive(), "the releaser hung");
+            assertEnds(releaser);
         }
     }
 
@@ -169,18 +174,14 @@ class InterruptStatusTest {
             Task<String>[] owner = new Task[1];
             LazyFuture<String> f = runningOnAWorker(quiet, release, owner);
             Thread me = Thread.currentThread();
-            Thread interrupter = background("interrupter", () -> {
-                awaitParked(me);
-                me.interrupt();
-            });
+            Thread interrupter = onceParked("interrupter", me, me::interrupt);
             assertThrows(InterruptedException.class, f::get);
             assertFalse(Thread.currentThread().isInterrupted(), "InterruptedException clears the status");
             assertFalse(f.isDone(), "the body was released before the interrupt");
             release.countDown();
             assertEquals("done", f.get());
             assertEquals("done", owner[0].get(60, TimeUnit.SECONDS));
-            interrupter.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(interrupter.isAlive(), "the interrupter hung");
+            assertEnds(interrupter);
         }
     }
 
@@ -196,15 +197,11 @@ class InterruptStatusTest {
             });
             await(started, "no worker ran the promoted future");
             Thread me = Thread.currentThread();
-            Thread interrupter = background("interrupter", () -> {
-                awaitParked(me);
-                me.interrupt();
-            });
+            Thread interrupter = onceParked("interrupter", me, me::interrupt);
             assertThrows(InterruptedException.class, f::get);
             release.countDown();
             assertEquals("done", f.touch());
-            interrupter.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(interrupter.isAlive(), "the interrupter hung");
+            assertEnds(interrupter);
         }
     }
 

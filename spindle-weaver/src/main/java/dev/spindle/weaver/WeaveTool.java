@@ -71,6 +71,22 @@ public final class WeaveTool {
         if (input == null) {
             return usage(err, "which directory or jar to weave?");
         }
+        return run(input, output, classpath, unsign, out, err);
+    }
+
+    /**
+     * Runs the tool on arguments already parsed (the {@code ./spindle weave} command line parses
+     * its own).
+     *
+     * @param input     the directory or jar to weave
+     * @param output    where to write, or null to weave in place
+     * @param classpath the classes the input refers to, separated by the path separator ("" for none)
+     * @param unsign    whether a signed jar is woven, dropping its signatures
+     * @param out       where the report goes
+     * @param err       where errors go
+     * @return the exit code: 0 done, 1 refused, 2 I/O failure
+     */
+    public static int run(Path input, Path output, String classpath, boolean unsign, PrintStream out, PrintStream err) {
         try (URLClassLoader cp = new URLClassLoader(urls(classpath), WeaveTool.class.getClassLoader())) {
             ClassFileTree.Report r = ClassFileTree.weave(input, output, ClassHierarchy.ofLoader(cp),
                     new ClassFileTree.Options().unsign(unsign));
