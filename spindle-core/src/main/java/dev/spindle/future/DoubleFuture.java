@@ -61,6 +61,18 @@ public final class DoubleFuture extends LazyFuture<Double> {
     }
 
     /**
+     * Returns the value boxed: {@link #touchDouble()}.
+     *
+     * @return the value
+     * @throws java.util.concurrent.CancellationException if the future was cancelled
+     * @throws IllegalStateException if called from inside this future's own body
+     */
+    @Override
+    public final Double touch() {
+        return touchDouble();
+    }
+
+    /**
      * Returns the value, as {@link #touch()} does, without boxing it.
      *
      * @return the value

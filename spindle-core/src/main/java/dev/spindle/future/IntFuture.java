@@ -76,6 +76,18 @@ public final class IntFuture extends LazyFuture<Integer> {
     }
 
     /**
+     * Returns the value boxed: {@link #touchInt()}.
+     *
+     * @return the value
+     * @throws java.util.concurrent.CancellationException if the future was cancelled
+     * @throws IllegalStateException if called from inside this future's own body
+     */
+    @Override
+    public final Integer touch() {
+        return touchInt();
+    }
+
+    /**
      * Returns the value, as {@link #touch()} does, without boxing it.
      *
      * @return the value

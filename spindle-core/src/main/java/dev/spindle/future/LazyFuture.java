@@ -170,7 +170,8 @@ public class LazyFuture<T> implements Future<T> {
      */
     static <T> LazyFuture<T> create(Object body) {
         LatentStack s = LatentStack.current();
-        return new LazyFuture<>(s, s.admit(body, null, 0, LatentStack.OBJECT), s.madeCell);
+        long k = s.admit(body, null, 0, LatentStack.OBJECT);
+        return new LazyFuture<>(s, k, s.madeCell);
     }
 
     /**
@@ -188,7 +189,8 @@ public class LazyFuture<T> implements Future<T> {
     public static <A, T> LazyFuture<T> of(Function<? super A, ? extends T> fn, A arg) {
         Objects.requireNonNull(fn, "fn");
         LatentStack s = LatentStack.current();
-        return new LazyFuture<>(s, s.admit(fn, arg, 0, FunctionCall.OBJECT_OF_REF), s.madeCell);
+        long k = s.admit(fn, arg, 0, FunctionCall.OBJECT_OF_REF);
+        return new LazyFuture<>(s, k, s.madeCell);
     }
 
     /**
@@ -221,15 +223,19 @@ public class LazyFuture<T> implements Future<T> {
     /**
      * Returns the value: runs the body here if it has not started, waits for it if it is running.
      *
-     * <p>Everything but the handle's own fields is done by the stack and the table, which are
-     * never given the handle: a handle passed to a call C2 does not inline (a cold path is not
-     * inlined, "low call site frequency") cannot be removed by escape analysis, and the touch of
-     * a promoted future is such a path. Only {@link #touchShared()} takes the handle, and only a
-     * handle touched again or by a thread other than its creator goes there; its test runs on
-     * every touch, so where no handle is shared C2's profile says "never taken" and compiles a
-     * deoptimization trap instead of the call. {@link LongFuture#touchLong()} and its siblings
-     * repeat this body with their primitive call of the body, for the same reason: a helper shared
-     * by all four would have to be given the handle.
+     * <p>This method is the fast path only — a future whose outcome its handle already holds from
+     * its creation — and is kept within C2's {@code MaxInlineSize} (35 bytes of bytecode), so that
+     * C2 inlines it at <em>every</em> call site. A bigger touch is inlined only where its call
+     * site runs in at least a quarter of its method's invocations ({@code InlineFrequencyRatio});
+     * elsewhere — Knapsack's touch, reached only on the branch where the item fits, under a third
+     * of the calls — the handle was passed to a call, so escape analysis could not remove it, and
+     * its touch read a line evicted by everything the subtree had allocated since (PERFORMANCE.md,
+     * futures suite, "A touch small enough to inline everywhere"). Every other case is
+     * {@link #touchLatent()}, which C2 compiles as a trap where no such future is touched.
+     *
+     * <p>A handle made with its outcome is final from its construction (a release store, read
+     * here with acquire), so a thread other than the creator may take this path too.
+     * {@link LongFuture} and its siblings override this method to box their value.
      *
      * @return the value
      * @throws CancellationException if the future was cancelled
@@ -237,28 +243,60 @@ public class LazyFuture<T> implements Future<T> {
      * @throws IllegalStateException if called from inside this future's own body
      */
     @SuppressWarnings("unchecked")
-    public final T touch() {
-        ExposedFutures r = region;
-        if (!r.ownedByCurrentThread()) {                   // tested on every touch: C2 sees it never taken
-            return touchShared();
+    public T touch() {
+        Object c = CELL.getAcquire(this);
+        if (c == null || body != NO_BODY) {
+            return touchLatent();
         }
-        Object known = cell;
-        if (known != null) {
-            if (body == NO_BODY) {
-                return (T) (known == Outcome.IN_HANDLE ? valueInHandle() : Outcome.report(known));   // run at its creation
-            }
-            return touchShared();                          // touched again
-        }
-        if (r.popTop(body, number)) {
-            cell = Outcome.RUNNING;
-            Object c = Outcome.runTouched(body);
-            CELL.setRelease(this, c);
-            return (T) Outcome.report(c);
-        }
-        Object c = r.settleOwned(number, body);
-        CELL.setRelease(this, c);
-        r.forget(number);
         return (T) Outcome.report(c);
+    }
+
+    /**
+     * {@link #touch()} of a future its handle does not hold the outcome of: latent, promoted,
+     * running, or touched before through this handle.
+     *
+     * <p>Everything but the handle's own fields is done by the stack and the table, which are
+     * never given the handle, and every method here that has the handle is within C2's
+     * {@code MaxInlineSize}, as {@link #touch()} is: C2 inlines the whole chain at any call site
+     * and the handle stays removable by escape analysis. Only {@link #touchShared()} takes the
+     * handle, and only a handle touched again or by a thread other than its creator goes there;
+     * its test runs on every latent touch, so where no handle is shared C2's profile says "never
+     * taken" and compiles a deoptimization trap instead of the call. {@link LongFuture#touchLong()}
+     * and its siblings repeat this with their primitive call of the body, for the same reason: a
+     * helper shared by all four would have to be given the handle.
+     */
+    @SuppressWarnings("unchecked")
+    private T touchLatent() {
+        if (cell != null || !region.ownedByCurrentThread()) {
+            return touchShared();                          // touched again, running, or not the owner
+        }
+        return (T) Outcome.report(touchOwned());
+    }
+
+    /** The owner's touch of a future not yet settled through this handle: its outcome, cached here. */
+    private Object touchOwned() {
+        return region.popTop(body, number) ? runPopped() : settleOwned();
+    }
+
+    /** The owner popped this future off its stack: runs it here, marked running (a self-touch is refused). */
+    private Object runPopped() {
+        cell = Outcome.RUNNING;
+        return cache(Outcome.runTouched(body));
+    }
+
+    /** The owner's future left the stack without this handle: settled through the table, then forgotten there. */
+    private Object settleOwned() {
+        ExposedFutures r = region;
+        long k = number;
+        Object c = cache(r.settleOwned(k, body));         // before forgetting: another toucher finds one or the other
+        r.forget(k);
+        return c;
+    }
+
+    /** Stores the final outcome {@code c} in the cell, with release, and returns it. */
+    private Object cache(Object c) {
+        CELL.setRelease(this, c);
+        return c;
     }
 
     /** The general path: a handle touched again, from inside its body, or by another thread. */

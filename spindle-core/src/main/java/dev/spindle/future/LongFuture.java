@@ -95,6 +95,18 @@ public final class LongFuture extends LazyFuture<Long> {
     }
 
     /**
+     * Returns the value boxed: {@link #touchLong()}.
+     *
+     * @return the value
+     * @throws java.util.concurrent.CancellationException if the future was cancelled
+     * @throws IllegalStateException if called from inside this future's own body
+     */
+    @Override
+    public final Long touch() {
+        return touchLong();
+    }
+
+    /**
      * Returns the value, as {@link #touch()} does, without boxing it.
      *
      * @return the value

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * {@code LatentStack.admit} runs a future's body at its creation and must never be inlined into
  * the handle's constructor (its Javadoc says why); it stays out of line by the length of its
- * bytecode, which this test guards. And the invariant checks that make up part of that length
+ * bytecode, which this test guards, as it guards the opposite for the object future's touch. And the invariant checks that make up part of that length
  * ({@code -Dspindle.debug.checks=true}, on in every core test) catch a corrupted stack.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -32,6 +32,31 @@ class InlineBarrierTest {
         int length = codeLength(LatentStack.class, "admit", "(Ljava/lang/Object;Ljava/lang/Object;II)J");
         assertTrue(length > limit + 32, "LatentStack.admit has " + length + " bytes of bytecode; it must stay well above "
                 + limit + " (FreqInlineSize) so that neither C1 nor C2 inlines it into the handle's constructor");
+    }
+
+    /**
+     * {@code LazyFuture.touch()} and every method of its owner's path that is given the handle
+     * must stay within {@code MaxInlineSize}: C2 inlines such a method at any call site, however
+     * rarely the site runs, and a handle given to a call it did not inline is allocated (the
+     * methods' Javadoc, and PERFORMANCE.md, futures suite, "A touch small enough to inline
+     * everywhere").
+     */
+    @Test
+    void theObjectTouchAndItsOwnersPathFitC2sSmallMethodLimit() throws IOException {
+        int limit = Math.min(35, vmFlag("MaxInlineSize", 35));
+        String[][] methods = {
+                {"touch", "()Ljava/lang/Object;"},
+                {"touchLatent", "()Ljava/lang/Object;"},
+                {"touchOwned", "()Ljava/lang/Object;"},
+                {"runPopped", "()Ljava/lang/Object;"},
+                {"settleOwned", "()Ljava/lang/Object;"},
+                {"cache", "(Ljava/lang/Object;)Ljava/lang/Object;"},
+        };
+        for (String[] m : methods) {
+            int length = codeLength(LazyFuture.class, m[0], m[1]);
+            assertTrue(length <= limit, "LazyFuture." + m[0] + " has " + length + " bytes of bytecode; it must stay within "
+                    + limit + " (MaxInlineSize) so that C2 inlines it at every call site and the handle can be removed");
+        }
     }
 
     @Test
