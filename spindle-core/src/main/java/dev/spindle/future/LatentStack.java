@@ -457,6 +457,11 @@ public final class LatentStack extends LatentStackRequest {
      *
      * @return the table
      */
+    /** Owner: the number of a future run at its creation, which the stack never holds. */
+    long nextNumber() {
+        return created++;
+    }
+
     ExposedFutures currentRegion() {
         return region;
     }

@@ -132,6 +132,12 @@ public class LazyFuture<T> implements Future<T> {
         this.body = body;
     }
 
+    /** A handle holding the final outcome {@code cell} of a future run at its creation. */
+    private LazyFuture(ExposedFutures region, long number, Object body, Object cell) {
+        this(region, number, body);
+        CELL.setRelease(this, cell);
+    }
+
     /**
      * The handle of the future {@code s} just admitted as {@code number}, with its cell. The
      * factories allocate it and call {@link LatentStack#admit} in one expression,
@@ -170,6 +176,25 @@ public class LazyFuture<T> implements Future<T> {
      */
     static <T> LazyFuture<T> create(Object body) {
         LatentStack s = LatentStack.current();
+        return s.runsNow() ? ranAtCreation(s, body) : admitted(s, body);
+    }
+
+    /**
+     * {@link #create} of a future run at its creation, in the caller's compiled code: this method
+     * and {@link Outcome#runAtCreation} are within {@code MaxInlineSize}, so C2 inlines them and
+     * the body's call at any call site, and where the latent path ({@link #admitted}) has never
+     * run — a pool of one worker — it is an uncommon trap and escape analysis removes the caller's
+     * lambda with the handle.
+     */
+    private static <T> LazyFuture<T> ranAtCreation(LatentStack s, Object body) {
+        ExposedFutures r = s.currentRegion();
+        long k = s.nextNumber();
+        Object c = Outcome.runAtCreation(s, r, k, body);
+        return new LazyFuture<>(r, k, NO_BODY, c);
+    }
+
+    /** {@link #create} of a future the stack may keep latent: {@link LatentStack#admit} decides again. */
+    private static <T> LazyFuture<T> admitted(LatentStack s, Object body) {
         long k = s.admit(body, null, 0, LatentStack.OBJECT);
         return new LazyFuture<>(s, k, s.madeCell);
     }

@@ -70,6 +70,20 @@ final class Outcome {
     /** {@link #run} for a touch, which observes a failure itself (written out, not over
      * {@code run}: through {@code run} C2 kept a few more boxed results, 16.04 against 16.00 bytes
      * per future on fib). */
+    /**
+     * The outcome of a future of the object API run at its creation, in its creator's compiled
+     * code ({@code LazyFuture.create}); a failure is recorded for the untouched-failure report.
+     * Within {@code MaxInlineSize}, and given the body only through {@link #invoke}, so that C2
+     * inlines the body's call here.
+     */
+    static Object runAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
+        try {
+            return encode(invoke(body));
+        } catch (Throwable ex) {
+            return s.failedAtCreation(r, k, ex);
+        }
+    }
+
     static Object runTouched(Object body) {
         try {
             return encode(invoke(body));

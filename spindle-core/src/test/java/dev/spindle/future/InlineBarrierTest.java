@@ -53,10 +53,35 @@ class InlineBarrierTest {
                 {"cache", "(Ljava/lang/Object;)Ljava/lang/Object;"},
         };
         for (String[] m : methods) {
-            int length = codeLength(LazyFuture.class, m[0], m[1]);
-            assertTrue(length <= limit, "LazyFuture." + m[0] + " has " + length + " bytes of bytecode; it must stay within "
-                    + limit + " (MaxInlineSize) so that C2 inlines it at every call site and the handle can be removed");
+            assertInlinable(LazyFuture.class, m[0], m[1], limit, "the handle can be removed");
         }
+    }
+
+    /**
+     * The object future's creation runs the body in the caller's compiled code through methods
+     * within {@code MaxInlineSize}, so that where the latent path never ran C2 removes the
+     * caller's lambda too (the methods' Javadoc; PERFORMANCE.md, futures suite, "The body run
+     * in the caller's code").
+     */
+    @Test
+    void theObjectFuturesRunAtCreationFitsC2sSmallMethodLimit() throws IOException {
+        int limit = Math.min(35, vmFlag("MaxInlineSize", 35));
+        String ret = "Ldev/spindle/future/LazyFuture;";
+        assertInlinable(LazyFuture.class, "create", "(Ljava/lang/Object;)" + ret, limit, "the lambda can be removed");
+        assertInlinable(LazyFuture.class, "ranAtCreation", "(Ldev/spindle/future/LatentStack;Ljava/lang/Object;)" + ret,
+                limit, "the lambda can be removed");
+        assertInlinable(LazyFuture.class, "admitted", "(Ldev/spindle/future/LatentStack;Ljava/lang/Object;)" + ret,
+                limit, "the lambda can be removed");
+        assertInlinable(Outcome.class, "runAtCreation",
+                "(Ldev/spindle/future/LatentStack;Ldev/spindle/future/ExposedFutures;JLjava/lang/Object;)Ljava/lang/Object;",
+                limit, "the lambda can be removed");
+        assertInlinable(Outcome.class, "invoke", "(Ljava/lang/Object;)Ljava/lang/Object;", limit, "the lambda can be removed");
+    }
+
+    private static void assertInlinable(Class<?> c, String method, String descriptor, int limit, String why) throws IOException {
+        int length = codeLength(c, method, descriptor);
+        assertTrue(length <= limit, c.getSimpleName() + "." + method + " has " + length + " bytes of bytecode; it must stay within "
+                + limit + " (MaxInlineSize) so that C2 inlines it at every call site and " + why);
     }
 
     @Test
