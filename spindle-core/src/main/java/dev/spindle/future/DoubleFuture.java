@@ -28,6 +28,13 @@ public final class DoubleFuture extends LazyFuture<Double> {
         CELL.setRelease(this, s.madeCell);                 // after the value: a toucher that sees the cell sees the value
     }
 
+    /** The handle of a future run at its creation: its outcome {@code cell}, and its value's raw bits. */
+    private DoubleFuture(ExposedFutures region, long number, Object cell, long bits) {
+        super(region, number, NO_BODY);
+        value = Double.longBitsToDouble(bits);
+        CELL.setRelease(this, cell);                       // after the value, as above
+    }
+
     /**
      * Creates a future of a {@code double} supplier on the calling thread's latent stack.
      *
@@ -57,6 +64,26 @@ public final class DoubleFuture extends LazyFuture<Double> {
 
     static DoubleFuture create(Object body) {
         LatentStack s = LatentStack.current();
+        return s.runsNow() ? ranAtCreation(s, body) : admitted(s, body);
+    }
+
+    /**
+     * {@link #create} of a future run at its creation, in the caller's compiled code (see
+     * {@code LazyFuture.ranAtCreation}): within {@code MaxInlineSize}, the value passed through
+     * the stack's {@code madeBits}. Its own allocation site: at two workers, where both paths
+     * are compiled, the two handles merge and stay allocated (40 bytes per future); one site
+     * fed by the stack's {@code made*} fields was tried and kept the handle in some JVMs and
+     * the lambda in others (PERFORMANCE.md, futures suite, "The body run in the caller's code").
+     */
+    private static DoubleFuture ranAtCreation(LatentStack s, Object body) {
+        ExposedFutures r = s.currentRegion();
+        long k = s.nextNumber();
+        Object c = Outcome.runDoubleAtCreation(s, r, k, body);
+        return new DoubleFuture(r, k, c, s.madeBits);
+    }
+
+    /** {@link #create} of a future the stack may keep latent: {@link LatentStack#admit} decides again. */
+    private static DoubleFuture admitted(LatentStack s, Object body) {
         return new DoubleFuture(s, s.admit(body, null, 0, LatentStack.DOUBLE));      // small for C1: see LatentStack.admit
     }
 

@@ -84,6 +84,36 @@ final class Outcome {
         }
     }
 
+    /** {@link #runAtCreation} of a {@link LongFuture}: the value's raw bits left in the stack's {@code madeBits}. */
+    static Object runLongAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
+        try {
+            s.madeBits = invokeLong(body);
+            return IN_HANDLE;
+        } catch (Throwable ex) {
+            return s.failedAtCreation(r, k, ex);
+        }
+    }
+
+    /** {@link #runAtCreation} of a {@link IntFuture}: the value's raw bits left in the stack's {@code madeBits}. */
+    static Object runIntAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
+        try {
+            s.madeBits = invokeInt(body);
+            return IN_HANDLE;
+        } catch (Throwable ex) {
+            return s.failedAtCreation(r, k, ex);
+        }
+    }
+
+    /** {@link #runAtCreation} of a {@link DoubleFuture}: the value's raw bits left in the stack's {@code madeBits}. */
+    static Object runDoubleAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
+        try {
+            s.madeBits = Double.doubleToRawLongBits(invokeDouble(body));
+            return IN_HANDLE;
+        } catch (Throwable ex) {
+            return s.failedAtCreation(r, k, ex);
+        }
+    }
+
     static Object runTouched(Object body) {
         try {
             return encode(invoke(body));

@@ -78,6 +78,26 @@ class InlineBarrierTest {
         assertInlinable(Outcome.class, "invoke", "(Ljava/lang/Object;)Ljava/lang/Object;", limit, "the lambda can be removed");
     }
 
+    /** The same for the primitive futures' suppliers. */
+    @Test
+    void thePrimitiveFuturesRunAtCreationFitsC2sSmallMethodLimit() throws IOException {
+        int limit = Math.min(35, vmFlag("MaxInlineSize", 35));
+        String why = "the lambda can be removed";
+        String run = "(Ldev/spindle/future/LatentStack;Ldev/spindle/future/ExposedFutures;JLjava/lang/Object;)Ljava/lang/Object;";
+        for (Class<?> c : new Class<?>[] {LongFuture.class, IntFuture.class, DoubleFuture.class}) {
+            String ret = "L" + c.getName().replace('.', '/') + ";";
+            assertInlinable(c, "create", "(Ljava/lang/Object;)" + ret, limit, why);
+            assertInlinable(c, "ranAtCreation", "(Ldev/spindle/future/LatentStack;Ljava/lang/Object;)" + ret, limit, why);
+            assertInlinable(c, "admitted", "(Ldev/spindle/future/LatentStack;Ljava/lang/Object;)" + ret, limit, why);
+        }
+        assertInlinable(Outcome.class, "runLongAtCreation", run, limit, why);
+        assertInlinable(Outcome.class, "runIntAtCreation", run, limit, why);
+        assertInlinable(Outcome.class, "runDoubleAtCreation", run, limit, why);
+        assertInlinable(Outcome.class, "invokeLong", "(Ljava/lang/Object;)J", limit, why);
+        assertInlinable(Outcome.class, "invokeInt", "(Ljava/lang/Object;)I", limit, why);
+        assertInlinable(Outcome.class, "invokeDouble", "(Ljava/lang/Object;)D", limit, why);
+    }
+
     private static void assertInlinable(Class<?> c, String method, String descriptor, int limit, String why) throws IOException {
         int length = codeLength(c, method, descriptor);
         assertTrue(length <= limit, c.getSimpleName() + "." + method + " has " + length + " bytes of bytecode; it must stay within "
