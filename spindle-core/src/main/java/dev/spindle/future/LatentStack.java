@@ -294,7 +294,11 @@ public final class LatentStack extends LatentStackRequest {
      * interpreter pays one static load). {@code InlineBarrierTest} fails the build if the
      * bytecode shrinks to an inlinable size. The constructors and {@code create} that call it
      * stay a few bytecodes, so they are inlined and the handle is scalar replaced; the caller's
-     * lambda escapes into this call (16 bytes), as it would into the latent push anyway.
+     * lambda escapes into this call, as it would into the latent push anyway. Since 2026-11-27
+     * a supplier's {@code create} runs a future that {@link #runsNow} at its creation itself,
+     * through methods within {@code MaxInlineSize} ({@code LazyFuture.ranAtCreation}), and calls
+     * this method only for the latent path, so that where that path never ran the lambda is
+     * removed too; the call forms ({@link FunctionCall}) and the woven calls still come here.
      *
      * @param body the body: a Supplier, Callable, LongSupplier, IntSupplier or DoubleSupplier; or
      *             for a kind of the call form ({@link FunctionCall}) the function

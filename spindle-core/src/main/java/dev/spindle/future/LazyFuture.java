@@ -58,7 +58,9 @@ import java.util.function.Supplier;
  * number, {@link ExposedFutures} table), never the handle; the handle holds the same three and,
  * once known, the outcome. So creating and touching a future nobody promoted is a handful of
  * plain loads and stores on the creator's stack, plus the call of the body, and where the handle does not escape the method that creates and
- * touches it, C2's escape analysis removes it: such a future allocates only the caller's lambda.
+ * touches it, C2's escape analysis removes it: such a future allocates only the caller's lambda,
+ * and nothing at all where the future ran at its creation in code that never kept one latent
+ * (a pool of one worker): the body then runs in the caller's compiled code, not in the stack.
  * A future that leaves the stack without its handle (promoted, or run outside a touch) is found
  * through the table by its number. A thread touching a future that is latent in <em>another</em>
  * thread's stack asks that owner to expose its futures and waits until the owner does, at its
