@@ -142,10 +142,12 @@ public class LazyFuture<T> implements Future<T> {
 
     /**
      * The handle of the future {@code s} just admitted as {@code number}, with its cell. The
-     * factories allocate it and call {@link LatentStack#admit} in one expression,
-     * {@code new LazyFuture<>(s, s.admit(...), s.madeCell)}: one allocation site for both
-     * decisions (two would merge and keep the handle), and each factory small enough for C1 to
-     * inline (see {@link LatentStack#admit}). Keep them so.
+     * factories call {@link LatentStack#admit} first and allocate after it returns, so that no
+     * safepoint lies between the allocation and these stores and a handle that escapes needs no
+     * GC barrier here; each factory stays small enough for C1 to inline (see
+     * {@link LatentStack#admit}). A supplier's future run at its creation has an allocation site
+     * of its own ({@link #ranAtCreation}); where both are compiled (two workers) they merge and
+     * the handle is allocated, as the latent touch there allocates it anyway ({@link #touchLatent}).
      */
     private LazyFuture(LatentStack s, long number, Object cell) {
         this(s, number);
