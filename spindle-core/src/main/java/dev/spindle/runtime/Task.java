@@ -479,6 +479,7 @@ public abstract class Task<T> implements RunnableFuture<T> {
             if (Thread.currentThread() instanceof Worker w) {
                 w.helpJoin(this);
             } else if (!blockUntilDone(true, 0L)) {
+                Thread.interrupted();                   // the exception reports the interrupt: clear it, as get(timeout) does
                 throw new InterruptedException();
             }
         }

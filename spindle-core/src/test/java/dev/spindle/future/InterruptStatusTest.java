@@ -199,8 +199,33 @@ class InterruptStatusTest {
             Thread me = Thread.currentThread();
             Thread interrupter = onceParked("interrupter", me, me::interrupt);
             assertThrows(InterruptedException.class, f::get);
+            assertFalse(Thread.interrupted(), "InterruptedException clears the status (the promoted task's get kept it)");
             release.countDown();
             assertEquals("done", f.touch());
+            assertEnds(interrupter);
+        }
+    }
+
+    @Test
+    void getOfATaskOnAThreadThatIsNotAWorkerIsInterruptedAndClearsTheStatus() throws Exception {
+        try (SpindlePool pool = new SpindlePool(1)) {
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Task<String> task = pool.submit(new Task<>() {
+                @Override
+                protected String compute() {
+                    started.countDown();
+                    await(release, "the task was never released");
+                    return "done";
+                }
+            });
+            await(started, "no worker ran the task");
+            Thread me = Thread.currentThread();
+            Thread interrupter = onceParked("interrupter", me, me::interrupt);
+            assertThrows(InterruptedException.class, task::get);
+            assertFalse(Thread.interrupted(), "InterruptedException clears the status, as Future.get promises");
+            release.countDown();
+            assertEquals("done", task.get(60, TimeUnit.SECONDS));
             assertEnds(interrupter);
         }
     }
