@@ -32,6 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ExposedFutures {
     final LatentStack stack;
+    /** The stack's owner thread, one load nearer the touch's ownership test. */
+    final Thread owner;
     /** The number of the first future recorded here; later tables start at higher numbers. */
     final long firstNumber;
     /** Created by the owner at the first exposure. */
@@ -39,12 +41,13 @@ final class ExposedFutures {
 
     ExposedFutures(LatentStack stack, long firstNumber) {
         this.stack = stack;
+        this.owner = stack.owner;
         this.firstNumber = firstNumber;
     }
 
     /** True if the calling thread owns this table's stack. */
     boolean ownedByCurrentThread() {
-        return stack.owner == Thread.currentThread();
+        return owner == Thread.currentThread();
     }
 
     /** The touch's fast path, on the owner thread: pops the future if it is the stack's newest entry. */

@@ -213,6 +213,7 @@ public final class LatentStack extends LatentStackRequest {
     private LatentStack(Worker worker, SpindlePool pool, Thread owner) {
         super(worker, pool, owner);
         this.keep = worker != null ? worker.latentKeep() : FutureCall.EXTERNAL_DEPTH;
+        rebound();
         // What a future run at its creation leaves (see ranNow), so that the first future on a
         // new stack takes the same branches as every later one. A new pool's first futures used to
         // find no table and different made* fields, and trapped in code C2 had compiled on the
@@ -258,11 +259,14 @@ public final class LatentStack extends LatentStackRequest {
      * analysis removes its handle. A request, or a stack emptied by promotions, makes the next
      * futures latent again. Never true under spawn=always.
      *
+     * <p>{@code max(base, floor) + keep} is kept in {@code runNowAt}, set where base or floor
+     * change, so the test is two loads and a compare besides the request flag (Fib at one worker
+     * −3%, TreeSum −4 to −8%; PERFORMANCE.md, futures suite, "Sixteenth session").
+     *
      * @return whether to run the future at its creation
      */
     boolean runsNow() {
-        return MODE != SpawnMode.ALWAYS && top - oldestGivable() >= keep
-                && (int) REQUESTED.getOpaque(this) == NONE;
+        return top >= runNowAt && (int) REQUESTED.getOpaque(this) == NONE;
     }
 
     /**
@@ -322,6 +326,10 @@ public final class LatentStack extends LatentStackRequest {
             }
             if (floor < 1) {
                 throw new IllegalStateException("latent stack of " + owner.getName() + ": floor " + floor);
+            }
+            if (MODE != SpawnMode.ALWAYS && runNowAt != oldestGivable() + keep) {
+                throw new IllegalStateException("latent stack of " + owner.getName() + ": runs now at " + runNowAt
+                        + ", base " + b + ", floor " + floor + ", keep " + keep);
             }
             long previous = -1;
             for (int i = b; i < t; i++) {
@@ -455,17 +463,17 @@ public final class LatentStack extends LatentStackRequest {
         return k;
     }
 
+    /** Owner: the number of a future run at its creation, which the stack never holds. */
+    long nextNumber() {
+        return created++;
+    }
+
     /**
      * Owner: the table new futures are recorded in — never null: made with the stack and again by
      * each exposure that retires one ({@link #retireRegion}).
      *
      * @return the table
      */
-    /** Owner: the number of a future run at its creation, which the stack never holds. */
-    long nextNumber() {
-        return created++;
-    }
-
     ExposedFutures currentRegion() {
         return region;
     }
@@ -604,7 +612,7 @@ public final class LatentStack extends LatentStackRequest {
     private Object[] makeRoom() {
         Object[] a = slots;
         int n = top - base;
-        floor = Math.max(1, floor - (base - 1));     // every entry moves down by base - 1
+        floor = Math.max(1, floor - (base - 1));     // every entry moves down by base - 1 (rebound below)
         if (base > 1 && n < a.length / 2) {
             System.arraycopy(a, base, a, 1, n);
             System.arraycopy(numbers, base, numbers, 1, n);
@@ -623,6 +631,7 @@ public final class LatentStack extends LatentStackRequest {
         base = 1;
         top = n + 1;
         epoch++;
+        rebound();
         return a;
     }
 
@@ -826,6 +835,7 @@ public final class LatentStack extends LatentStackRequest {
             } else {
                 base = i;
             }
+            rebound();
         } else {
             removeAt(i);
             epoch++;
@@ -934,6 +944,7 @@ public final class LatentStack extends LatentStackRequest {
     public int enterSteal() {
         int f = floor;
         floor = top;
+        rebound();
         return f;
     }
 
@@ -944,6 +955,16 @@ public final class LatentStack extends LatentStackRequest {
      */
     public void exitSteal(int previous) {
         floor = Math.min(previous, Math.max(1, top));
+        rebound();
+    }
+
+    /**
+     * Owner, after {@code base} or {@code floor} changed: the top at or above which a new future
+     * runs at its creation, {@code max(base, floor) + keep} ({@link #runsNow}); never under
+     * spawn=always.
+     */
+    private void rebound() {
+        runNowAt = MODE == SpawnMode.ALWAYS ? Integer.MAX_VALUE : oldestGivable() + keep;
     }
 
     /** Owner: a frame deferred a woven call (see {@link FutureCall}'s spawn decision). */

@@ -33,6 +33,8 @@ abstract class LatentStackOwnerFields {
      * "at or above the floor" stays a safe test (an entry may only look older than it is).
      */
     int floor = 1;
+    /** {@code max(base, floor) + keep}: a new future runs at its creation while {@code top} is at or above it. */
+    int runNowAt;
     /** Free list of {@link FutureCall} records, so deferring a woven call allocates nothing in steady state. */
     FutureCall[] spareCalls = new FutureCall[16];
     int spareCallCount;
