@@ -57,10 +57,39 @@ public final class DoubleFuture extends LazyFuture<Double> {
      * @throws NullPointerException if fn is null
      */
     public static <A> DoubleFuture of(ToDoubleFunction<? super A> fn, A arg) {
-        Objects.requireNonNull(fn, "fn");
-        LatentStack s = LatentStack.current();
-        return new DoubleFuture(s, s.admit(fn, arg, 0, FunctionCall.DOUBLE_OF_REF));
+        return new DoubleFuture(Objects.requireNonNull(fn, "fn"), arg, 0, FunctionCall.DOUBLE_OF_REF, Thread.currentThread());
     }
+
+    /** A primitive call-form future: see {@code LongFuture.of(IntToLongFunction, int)}. */
+    private DoubleFuture(Object fn, Object ref, int arg, int kind, Thread t) {
+        this(fn, ref, arg, kind, t, LatentStack.of(t));
+    }
+
+    private DoubleFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s) {
+        this(fn, ref, arg, kind, t, s, s.runsNow() ? s.nextNumber() : ~s.admit(fn, ref, arg, kind));
+    }
+
+    /** {@code decided}: the number of a future that runs now, or the complement of one admitted. */
+    private DoubleFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, long decided) {
+        super(decided >= 0 ? s.currentRegion() : s.madeRegion, decided >= 0 ? decided : ~decided,
+                decided >= 0 ? NO_BODY : s.madeBody, t);
+        double v = 0;
+        Object c;
+        if (decided >= 0) {
+            try {
+                v = Double.longBitsToDouble(s.admit(fn, ref, arg, kind | LatentStack.APPLY));
+                c = Outcome.IN_HANDLE;
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(region, decided, ex);
+            }
+        } else {
+            v = Double.longBitsToDouble(s.madeBits);
+            c = s.madeCell;
+        }
+        value = v;
+        CELL.setRelease(this, c);                          // after the value, as above
+    }
+
 
     static DoubleFuture create(Object body) {
         LatentStack s = LatentStack.current();
@@ -108,7 +137,7 @@ public final class DoubleFuture extends LazyFuture<Double> {
      */
     public final double touchDouble() {
         ExposedFutures r = region;
-        if (!r.ownedByCurrentThread()) {                   // as in touch(): C2 sees it never taken
+        if (owner != Thread.currentThread()) {             // first: see LongFuture.touchLong
             return touchShared();
         }
         Object known = cell;

@@ -58,9 +58,7 @@ public final class IntFuture extends LazyFuture<Integer> {
      * @throws NullPointerException if fn is null
      */
     public static <A> IntFuture of(ToIntFunction<? super A> fn, A arg) {
-        Objects.requireNonNull(fn, "fn");
-        LatentStack s = LatentStack.current();
-        return new IntFuture(s, s.admit(fn, arg, 0, FunctionCall.INT_OF_REF));
+        return new IntFuture(Objects.requireNonNull(fn, "fn"), arg, 0, FunctionCall.INT_OF_REF, Thread.currentThread());
     }
 
     /**
@@ -72,10 +70,39 @@ public final class IntFuture extends LazyFuture<Integer> {
      * @throws NullPointerException if fn is null
      */
     public static IntFuture of(IntUnaryOperator fn, int arg) {
-        Objects.requireNonNull(fn, "fn");
-        LatentStack s = LatentStack.current();
-        return new IntFuture(s, s.admit(fn, null, arg, FunctionCall.INT_OF_INT));
+        return new IntFuture(Objects.requireNonNull(fn, "fn"), null, arg, FunctionCall.INT_OF_INT, Thread.currentThread());
     }
+
+    /** A primitive call-form future: see {@code LongFuture.of(IntToLongFunction, int)}. */
+    private IntFuture(Object fn, Object ref, int arg, int kind, Thread t) {
+        this(fn, ref, arg, kind, t, LatentStack.of(t));
+    }
+
+    private IntFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s) {
+        this(fn, ref, arg, kind, t, s, s.runsNow() ? s.nextNumber() : ~s.admit(fn, ref, arg, kind));
+    }
+
+    /** {@code decided}: the number of a future that runs now, or the complement of one admitted. */
+    private IntFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, long decided) {
+        super(decided >= 0 ? s.currentRegion() : s.madeRegion, decided >= 0 ? decided : ~decided,
+                decided >= 0 ? NO_BODY : s.madeBody, t);
+        int v = 0;
+        Object c;
+        if (decided >= 0) {
+            try {
+                v = (int) s.admit(fn, ref, arg, kind | LatentStack.APPLY);
+                c = Outcome.IN_HANDLE;
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(region, decided, ex);
+            }
+        } else {
+            v = (int) s.madeBits;
+            c = s.madeCell;
+        }
+        value = v;
+        CELL.setRelease(this, c);                          // after the value, as above
+    }
+
 
     static IntFuture create(Object body) {
         LatentStack s = LatentStack.current();
@@ -123,7 +150,7 @@ public final class IntFuture extends LazyFuture<Integer> {
      */
     public final int touchInt() {
         ExposedFutures r = region;
-        if (!r.ownedByCurrentThread()) {                   // as in touch(): C2 sees it never taken
+        if (owner != Thread.currentThread()) {             // first: see LongFuture.touchLong
             return touchShared();
         }
         Object known = cell;

@@ -90,6 +90,12 @@ public final class LatentStack extends LatentStackRequest {
     static final int INT = 2;
     static final int DOUBLE = 3;
     /**
+     * Or'ed into a call-form kind by a factory that decided itself that the future runs now and
+     * numbered it: {@link #admit} only applies the function and returns the value's raw bits, and
+     * a failure propagates to the factory (see {@code LongFuture.of(IntToLongFunction, int)}).
+     */
+    static final int APPLY = 16;
+    /**
      * {@code -Dspindle.debug.checks=true}: {@link #admit} checks the stack's invariants at every
      * future's creation (spindle-core's tests run with it). Off by default, when the JIT removes the checks.
      */
@@ -232,7 +238,17 @@ public final class LatentStack extends LatentStackRequest {
      * @return the stack
      */
     static LatentStack current() {
-        return Thread.currentThread() instanceof Worker w ? w.latentStack() : EXTERNAL.get();
+        return of(Thread.currentThread());
+    }
+
+    /**
+     * The stack of {@code t}, which must be the calling thread (see {@link #current()}).
+     *
+     * @param t the calling thread
+     * @return its stack
+     */
+    static LatentStack of(Thread t) {
+        return t instanceof Worker w ? w.latentStack() : EXTERNAL.get();
     }
 
     /**
@@ -302,15 +318,21 @@ public final class LatentStack extends LatentStackRequest {
      * a supplier's {@code create} runs a future that {@link #runsNow} at its creation itself,
      * through methods within {@code MaxInlineSize} ({@code LazyFuture.ranAtCreation}), and calls
      * this method only for the latent path, so that where that path never ran the lambda is
-     * removed too; the call forms ({@link FunctionCall}) and the woven calls still come here.
+     * removed too. The primitive call forms decide themselves too and, for a future that runs
+     * now, call this method with {@link #APPLY} only to apply the function: it runs here, out of
+     * line, so that no method that allocates a handle contains the recursion (see
+     * {@code LongFuture.of(IntToLongFunction, int)}); their latent path, the object call form and
+     * the woven calls come here whole.
      *
      * @param body the body: a Supplier, Callable, LongSupplier, IntSupplier or DoubleSupplier; or
      *             for a kind of the call form ({@link FunctionCall}) the function
      * @param ref  the call form's argument if it is a reference, else ignored
      * @param arg  the call form's argument if it is an {@code int}, else ignored
      * @param kind {@link #OBJECT}, {@link #LONG}, {@link #INT} or {@link #DOUBLE}, or a kind of
-     *             {@link FunctionCall}: how to call it
-     * @return the future's number
+     *             {@link FunctionCall}: how to call it; a primitive call-form kind with
+     *             {@link #APPLY} or'ed in only applies the function and returns the value's raw
+     *             bits, a failure thrown to the caller
+     * @return the future's number, or under {@link #APPLY} the value's raw bits
      */
     @SuppressWarnings("unchecked")
     long admit(Object body, Object ref, int arg, int kind) {
@@ -356,6 +378,9 @@ public final class LatentStack extends LatentStackRequest {
                         + Thread.currentThread().getName());
             }
         }
+        if ((kind & APPLY) != 0) {
+            return apply(body, ref, arg, kind ^ APPLY);
+        }
         ExposedFutures r = currentRegion();
         if (!runsNow()) {
             return pushLatent(r, kind <= DOUBLE ? body : FunctionCall.asBody(body, ref, arg, kind));
@@ -369,12 +394,8 @@ public final class LatentStack extends LatentStackRequest {
                 case INT -> bits = Outcome.invokeInt(body);
                 case DOUBLE -> bits = Double.doubleToRawLongBits(Outcome.invokeDouble(body));
                 case FunctionCall.OBJECT_OF_REF -> c = Outcome.encode(((Function<Object, ?>) body).apply(ref));
-                case FunctionCall.LONG_OF_REF -> bits = ((ToLongFunction<Object>) body).applyAsLong(ref);
-                case FunctionCall.INT_OF_REF -> bits = ((ToIntFunction<Object>) body).applyAsInt(ref);
-                case FunctionCall.DOUBLE_OF_REF -> bits = Double.doubleToRawLongBits(((ToDoubleFunction<Object>) body).applyAsDouble(ref));
-                case FunctionCall.LONG_OF_INT -> bits = ((IntToLongFunction) body).applyAsLong(arg);
-                case FunctionCall.INT_OF_INT -> bits = ((IntUnaryOperator) body).applyAsInt(arg);
-                default -> c = Outcome.encode(Outcome.invoke(body));
+                case OBJECT -> c = Outcome.encode(Outcome.invoke(body));
+                default -> bits = apply(body, ref, arg, kind);
             }
         } catch (Throwable ex) {
             c = failedAtCreation(r, k, ex);
@@ -383,6 +404,27 @@ public final class LatentStack extends LatentStackRequest {
             madeBits = bits;
         }
         return ranNow(r, k, c);
+    }
+
+    /**
+     * The value of a primitive call-form function applied to its argument, as raw bits.
+     *
+     * @param fn   the function
+     * @param ref  the argument, if a reference
+     * @param arg  the argument, if an {@code int}
+     * @param kind a primitive kind of {@link FunctionCall}
+     * @return the value's raw bits
+     */
+    @SuppressWarnings("unchecked")
+    private static long apply(Object fn, Object ref, int arg, int kind) {
+        return switch (kind) {
+            case FunctionCall.LONG_OF_INT -> ((IntToLongFunction) fn).applyAsLong(arg);
+            case FunctionCall.LONG_OF_REF -> ((ToLongFunction<Object>) fn).applyAsLong(ref);
+            case FunctionCall.INT_OF_INT -> ((IntUnaryOperator) fn).applyAsInt(arg);
+            case FunctionCall.INT_OF_REF -> ((ToIntFunction<Object>) fn).applyAsInt(ref);
+            case FunctionCall.DOUBLE_OF_REF -> Double.doubleToRawLongBits(((ToDoubleFunction<Object>) fn).applyAsDouble(ref));
+            default -> throw new IllegalArgumentException("not a primitive call-form kind: " + kind);
+        };
     }
 
     /**

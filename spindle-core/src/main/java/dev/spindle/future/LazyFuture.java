@@ -122,6 +122,14 @@ public class LazyFuture<T> implements Future<T> {
      */
     final Object body;
     /**
+     * The thread that created the future, its stack's owner, which the primitive touches test
+     * first ({@code touchLong}). A primitive call-form future holds the
+     * {@code Thread.currentThread()} its factory read, so that where the handle is scalar replaced
+     * and touched in the compiled method that created it, C2 compares the thread with itself and
+     * drops the test (PERFORMANCE.md, futures suite, "Sixteenth session").
+     */
+    final Thread owner;
+    /**
      * Null: not settled through this handle (latent, promoted, or unknown). {@link Outcome#RUNNING}:
      * the owner runs the body inline through this handle. Otherwise final: the result itself, or
      * an {@link Outcome} (failure, cancellation, null, or a result that is an Outcome).
@@ -132,6 +140,19 @@ public class LazyFuture<T> implements Future<T> {
         this.region = region;
         this.number = number;
         this.body = body;
+        this.owner = region.owner;
+    }
+
+    /**
+     * A handle of a primitive call form ({@code LongFuture.of(IntToLongFunction, int)} and its
+     * siblings): what the factory decided, with the creating thread as the factory read it, so
+     * that C2 folds the touch's ownership test on that thread (see {@link #owner}).
+     */
+    LazyFuture(ExposedFutures region, long number, Object body, Thread owner) {
+        this.region = region;
+        this.number = number;
+        this.body = body;
+        this.owner = owner;
     }
 
     /** A handle holding the final outcome {@code cell} of a future run at its creation. */
@@ -162,6 +183,7 @@ public class LazyFuture<T> implements Future<T> {
         this.region = s.madeRegion;
         this.number = number;
         this.body = s.madeBody;
+        this.owner = s.owner;
     }
 
     /** A handle on a future whose outcome is known, for reports. */

@@ -77,13 +77,34 @@ public final class LongFuture extends LazyFuture<Long> {
      * @throws NullPointerException if fn is null
      */
     public static <A> LongFuture of(ToLongFunction<? super A> fn, A arg) {
-        Objects.requireNonNull(fn, "fn");
-        LatentStack s = LatentStack.current();
-        return new LongFuture(s, s.admit(fn, arg, 0, FunctionCall.LONG_OF_REF));
+        return new LongFuture(Objects.requireNonNull(fn, "fn"), arg, 0, FunctionCall.LONG_OF_REF, Thread.currentThread());
     }
 
     /**
      * {@link #of(ToLongFunction, Object)} for an {@code int} argument, which is not boxed.
+     *
+     * <h2>How it is compiled</h2>
+     * The handle's constructors decide ({@link LatentStack#runsNow}) and, for a future that runs
+     * now, take its number and table themselves and have {@link LatentStack#admit} only apply the
+     * function ({@link LatentStack#APPLY}): the value comes back as the call's return value and a
+     * failure as an exception, so every field of the handle is a value in the caller's compiled
+     * code, the handle is scalar replaced, and since it holds the thread this factory read
+     * ({@code LazyFuture.owner}) the touch folds down to the value. The latent path calls
+     * {@code admit} as before; both meet in <em>one</em> allocation (two allocation sites that
+     * meet are not removed once both paths are compiled). Three rules of the JIT decide this
+     * shape (PERFORMANCE.md, futures suite, "Sixteenth session"):
+     * <ul>
+     *   <li>C2 inlines a constructor whatever its call site's frequency, up to
+     *       {@code FreqInlineSize}, when escape analysis is on, while a static factory of that
+     *       length is inlined only at call sites C2 finds hot: as a factory, in one JVM of about
+     *       ten the tree sum's handle was allocated (48 bytes per future, twice the time);</li>
+     *   <li>the function runs inside {@code admit}, which is never inlined: a factory that ran
+     *       it itself got a C2 compilation of its own (C1 inlines a callee at nesting level k only
+     *       up to 35 × 0.9<sup>k</sup> bytes), which contained the recursion, passed
+     *       {@code InlineSmallCode} and was then refused everywhere ("already compiled into a big
+     *       method");</li>
+     *   <li>the touch tests ownership before the cell (see {@link #touchLong()}).</li>
+     * </ul>
      *
      * @param fn  the function
      * @param arg its argument, evaluated now
@@ -91,10 +112,39 @@ public final class LongFuture extends LazyFuture<Long> {
      * @throws NullPointerException if fn is null
      */
     public static LongFuture of(IntToLongFunction fn, int arg) {
-        Objects.requireNonNull(fn, "fn");
-        LatentStack s = LatentStack.current();
-        return new LongFuture(s, s.admit(fn, null, arg, FunctionCall.LONG_OF_INT));
+        return new LongFuture(Objects.requireNonNull(fn, "fn"), null, arg, FunctionCall.LONG_OF_INT, Thread.currentThread());
     }
+
+    /** A primitive call-form future: see {@link #of(IntToLongFunction, int)}. */
+    private LongFuture(Object fn, Object ref, int arg, int kind, Thread t) {
+        this(fn, ref, arg, kind, t, LatentStack.of(t));
+    }
+
+    private LongFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s) {
+        this(fn, ref, arg, kind, t, s, s.runsNow() ? s.nextNumber() : ~s.admit(fn, ref, arg, kind));
+    }
+
+    /** {@code decided}: the number of a future that runs now, or the complement of one admitted. */
+    private LongFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, long decided) {
+        super(decided >= 0 ? s.currentRegion() : s.madeRegion, decided >= 0 ? decided : ~decided,
+                decided >= 0 ? NO_BODY : s.madeBody, t);
+        long v = 0L;
+        Object c;
+        if (decided >= 0) {
+            try {
+                v = s.admit(fn, ref, arg, kind | LatentStack.APPLY);
+                c = Outcome.IN_HANDLE;
+            } catch (Throwable ex) {
+                c = s.failedAtCreation(region, decided, ex);
+            }
+        } else {
+            v = s.madeBits;
+            c = s.madeCell;
+        }
+        value = v;
+        CELL.setRelease(this, c);                          // after the value, as above
+    }
+
 
     static LongFuture create(Object body) {
         LatentStack s = LatentStack.current();
@@ -142,7 +192,11 @@ public final class LongFuture extends LazyFuture<Long> {
      */
     public final long touchLong() {
         ExposedFutures r = region;
-        if (!r.ownedByCurrentThread()) {                   // as in touch(): C2 sees it never taken
+        // First, on every touch: where no handle is shared its profile says "never taken" and C2
+        // compiles a trap instead of touchShared(this), which would keep the handle allocated.
+        // Tested after the cell, it ran only for latent futures, too rarely at two workers for a
+        // profile C2 trusts, and the handle stayed (Fib: 40 bytes per future).
+        if (owner != Thread.currentThread()) {
             return touchShared();
         }
         Object known = cell;
