@@ -90,7 +90,6 @@ public final class DoubleFuture extends LazyFuture<Double> {
         CELL.setRelease(this, c);                          // after the value, as above
     }
 
-
     static DoubleFuture create(Object body) {
         LatentStack s = LatentStack.current();
         return s.runsNow() ? ranAtCreation(s, body) : admitted(s, body);

@@ -103,7 +103,6 @@ public final class IntFuture extends LazyFuture<Integer> {
         CELL.setRelease(this, c);                          // after the value, as above
     }
 
-
     static IntFuture create(Object body) {
         LatentStack s = LatentStack.current();
         return s.runsNow() ? ranAtCreation(s, body) : admitted(s, body);

@@ -145,7 +145,6 @@ public final class LongFuture extends LazyFuture<Long> {
         CELL.setRelease(this, c);                          // after the value, as above
     }
 
-
     static LongFuture create(Object body) {
         LatentStack s = LatentStack.current();
         return s.runsNow() ? ranAtCreation(s, body) : admitted(s, body);
