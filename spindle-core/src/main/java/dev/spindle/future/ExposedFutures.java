@@ -32,8 +32,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ExposedFutures {
     final LatentStack stack;
-    /** The stack's owner thread, one load nearer the touch's ownership test. */
-    final Thread owner;
     /** The number of the first future recorded here; later tables start at higher numbers. */
     final long firstNumber;
     /** Created by the owner at the first exposure. */
@@ -41,13 +39,7 @@ final class ExposedFutures {
 
     ExposedFutures(LatentStack stack, long firstNumber) {
         this.stack = stack;
-        this.owner = stack.owner;
         this.firstNumber = firstNumber;
-    }
-
-    /** True if the calling thread owns this table's stack. */
-    boolean ownedByCurrentThread() {
-        return owner == Thread.currentThread();
     }
 
     /** The touch's fast path, on the owner thread: pops the future if it is the stack's newest entry. */

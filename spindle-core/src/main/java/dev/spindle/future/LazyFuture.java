@@ -140,7 +140,7 @@ public class LazyFuture<T> implements Future<T> {
         this.region = region;
         this.number = number;
         this.body = body;
-        this.owner = region.owner;
+        this.owner = region.stack.owner;
     }
 
     /**
@@ -321,7 +321,7 @@ public class LazyFuture<T> implements Future<T> {
      */
     @SuppressWarnings("unchecked")
     private T touchLatent() {
-        if (cell != null || !region.ownedByCurrentThread()) {
+        if (cell != null || owner != Thread.currentThread()) {
             return touchShared();                          // touched again, running, or not the owner
         }
         return (T) Outcome.report(touchOwned());

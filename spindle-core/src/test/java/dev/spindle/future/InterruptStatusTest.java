@@ -59,6 +59,18 @@ class InterruptStatusTest {
         return t;
     }
 
+    /**
+     * Has this thread's {@code f.get()} interrupted once it parks, and checks that the
+     * InterruptedException consumed the status; returns the interrupter, for {@link #assertEnds}.
+     */
+    private static Thread assertGetInterrupted(java.util.concurrent.Future<?> f, String statusCleared) {
+        Thread me = Thread.currentThread();
+        Thread interrupter = onceParked("interrupter", me, me::interrupt);
+        assertThrows(InterruptedException.class, f::get);
+        assertFalse(Thread.interrupted(), statusCleared);
+        return interrupter;
+    }
+
     private static void assertEnds(Thread t) throws InterruptedException {
         t.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(t.isAlive(), "the " + t.getName() + " hung");
@@ -196,10 +208,7 @@ class InterruptStatusTest {
                 return "done";
             });
             await(started, "no worker ran the promoted future");
-            Thread me = Thread.currentThread();
-            Thread interrupter = onceParked("interrupter", me, me::interrupt);
-            assertThrows(InterruptedException.class, f::get);
-            assertFalse(Thread.interrupted(), "InterruptedException clears the status (the promoted task's get kept it)");
+            Thread interrupter = assertGetInterrupted(f, "InterruptedException clears the status (the promoted task's get kept it)");
             release.countDown();
             assertEquals("done", f.touch());
             assertEnds(interrupter);
@@ -220,10 +229,7 @@ class InterruptStatusTest {
                 }
             });
             await(started, "no worker ran the task");
-            Thread me = Thread.currentThread();
-            Thread interrupter = onceParked("interrupter", me, me::interrupt);
-            assertThrows(InterruptedException.class, task::get);
-            assertFalse(Thread.interrupted(), "InterruptedException clears the status, as Future.get promises");
+            Thread interrupter = assertGetInterrupted(task, "InterruptedException clears the status, as Future.get promises");
             release.countDown();
             assertEquals("done", task.get(60, TimeUnit.SECONDS));
             assertEnds(interrupter);
