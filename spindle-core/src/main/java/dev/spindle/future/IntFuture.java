@@ -79,25 +79,25 @@ public final class IntFuture extends LazyFuture<Integer> {
     }
 
     private IntFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s) {
-        this(fn, ref, arg, kind, t, s, s.runsNow() ? s.nextNumber() : ~s.admit(fn, ref, arg, kind));
+        this(fn, ref, arg, kind, t, s, s.currentRegion(), s.upcomingNumber());
     }
 
-    /** {@code decided}: the number of a future that runs now, or the complement of one admitted. */
-    private IntFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, long decided) {
-        super(decided >= 0 ? s.currentRegion() : s.madeRegion, decided >= 0 ? decided : ~decided,
-                decided >= 0 ? NO_BODY : s.madeBody, t);
+    private IntFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, ExposedFutures r, long k) {
+        this(fn, ref, arg, kind, t, s, r, k, s.runsNow() ? s.runNow() : s.pushCall(fn, ref, arg, kind, k));
+    }
+
+    /** {@code b}: {@code NO_BODY} for a future that runs now, else the latent body the stack holds. */
+    private IntFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, ExposedFutures r, long k, Object b) {
+        super(r, k, b, t);
         int v = 0;
-        Object c;
-        if (decided >= 0) {
+        Object c = null;
+        if (b == NO_BODY) {
             try {
                 v = (int) s.admit(fn, ref, arg, kind | LatentStack.APPLY);
                 c = Outcome.IN_HANDLE;
             } catch (Throwable ex) {
-                c = s.failedAtCreation(region, decided, ex);
+                c = s.failedAtCreation(r, k, ex);
             }
-        } else {
-            v = (int) s.madeBits;
-            c = s.madeCell;
         }
         value = v;
         CELL.setRelease(this, c);                          // after the value, as above

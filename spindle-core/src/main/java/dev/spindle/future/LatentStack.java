@@ -96,6 +96,11 @@ public final class LatentStack extends LatentStackRequest {
      */
     static final int APPLY = 16;
     /**
+     * Or'ed into a call-form kind by a handle's constructor that found {@link #runsNow} false: pushes
+     * the future latent without deciding again and returns its number (see {@link #pushCall}).
+     */
+    static final int LATENT = 32;
+    /**
      * {@code -Dspindle.debug.checks=true}: {@link #admit} checks the stack's invariants at every
      * future's creation (spindle-core's tests run with it). Off by default, when the JIT removes the checks.
      */
@@ -382,6 +387,9 @@ public final class LatentStack extends LatentStackRequest {
             return apply(body, ref, arg, kind ^ APPLY);
         }
         ExposedFutures r = currentRegion();
+        if ((kind & LATENT) != 0) {
+            return pushLatent(r, FunctionCall.asBody(body, ref, arg, kind ^ LATENT));
+        }
         if (!runsNow()) {
             return pushLatent(r, kind <= DOUBLE ? body : FunctionCall.asBody(body, ref, arg, kind));
         }
@@ -508,6 +516,42 @@ public final class LatentStack extends LatentStackRequest {
     /** Owner: the number of a future run at its creation, which the stack never holds. */
     long nextNumber() {
         return created++;
+    }
+
+    /** Owner: the number the next future created on this stack gets, run now or pushed. */
+    long upcomingNumber() {
+        return created;
+    }
+
+    /**
+     * Owner, in the constructor of a primitive call-form handle that found {@link #runsNow} true:
+     * takes the future's number (read before with {@link #upcomingNumber}) and answers
+     * {@link LazyFuture#NO_BODY}, the body of a handle whose future runs at its creation.
+     */
+    Object runNow() {
+        created++;
+        return LazyFuture.NO_BODY;
+    }
+
+    /**
+     * Owner, in the constructor of a primitive call-form handle that found {@link #runsNow} false:
+     * pushes the future latent as a body calling {@code fn} and returns that body — the handle's.
+     * Its number is {@code number}, which the constructor read with {@link #upcomingNumber} before
+     * deciding, and its table the one {@link #currentRegion} gave then: a push may serve a request
+     * and so retire the table, but only for futures created after it. The constructor thus has
+     * its handle's table and number as values on both paths, and only the body, the cell and the
+     * value differ (PERFORMANCE.md, futures suite, "Seventeenth session").
+     *
+     * @param number the number {@link #upcomingNumber} gave
+     * @return the pushed body
+     */
+    Object pushCall(Object fn, Object ref, int arg, int kind, long number) {
+        long k = admit(fn, ref, arg, kind | LATENT);
+        if (k != number) {
+            throw new IllegalStateException("latent stack of " + owner.getName() + ": future #" + k
+                    + " pushed where its handle has #" + number);
+        }
+        return madeBody;
     }
 
     /**

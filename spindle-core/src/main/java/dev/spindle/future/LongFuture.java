@@ -89,10 +89,14 @@ public final class LongFuture extends LazyFuture<Long> {
      * function ({@link LatentStack#APPLY}): the value comes back as the call's return value and a
      * failure as an exception, so every field of the handle is a value in the caller's compiled
      * code, the handle is scalar replaced, and since it holds the thread this factory read
-     * ({@code LazyFuture.owner}) the touch folds down to the value. The latent path calls
-     * {@code admit} as before; both meet in <em>one</em> allocation (two allocation sites that
-     * meet are not removed once both paths are compiled). Three rules of the JIT decide this
-     * shape (PERFORMANCE.md, futures suite, "Sixteenth session"):
+     * ({@code LazyFuture.owner}) the touch folds down to the value. The latent path pushes the
+     * call ({@link LatentStack#pushCall}); both meet in <em>one</em> allocation (two allocation
+     * sites that meet are not removed once both paths are compiled). The table and the number are
+     * read before the decision, so that they are the same values on both paths: where both paths
+     * are compiled (two workers) only the body, the cell and the value merge, and each merged
+     * value is one more register kept across the continuation (Fib at two workers 343–361 ms with
+     * all five merged, 297–322 with three; PERFORMANCE.md, futures suite, "Seventeenth session").
+     * Three rules of the JIT decide this shape (PERFORMANCE.md, futures suite, "Sixteenth session"):
      * <ul>
      *   <li>C2 inlines a constructor whatever its call site's frequency, up to
      *       {@code FreqInlineSize}, when escape analysis is on, while a static factory of that
@@ -121,25 +125,25 @@ public final class LongFuture extends LazyFuture<Long> {
     }
 
     private LongFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s) {
-        this(fn, ref, arg, kind, t, s, s.runsNow() ? s.nextNumber() : ~s.admit(fn, ref, arg, kind));
+        this(fn, ref, arg, kind, t, s, s.currentRegion(), s.upcomingNumber());
     }
 
-    /** {@code decided}: the number of a future that runs now, or the complement of one admitted. */
-    private LongFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, long decided) {
-        super(decided >= 0 ? s.currentRegion() : s.madeRegion, decided >= 0 ? decided : ~decided,
-                decided >= 0 ? NO_BODY : s.madeBody, t);
+    private LongFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, ExposedFutures r, long k) {
+        this(fn, ref, arg, kind, t, s, r, k, s.runsNow() ? s.runNow() : s.pushCall(fn, ref, arg, kind, k));
+    }
+
+    /** {@code b}: {@code NO_BODY} for a future that runs now, else the latent body the stack holds. */
+    private LongFuture(Object fn, Object ref, int arg, int kind, Thread t, LatentStack s, ExposedFutures r, long k, Object b) {
+        super(r, k, b, t);
         long v = 0L;
-        Object c;
-        if (decided >= 0) {
+        Object c = null;
+        if (b == NO_BODY) {
             try {
                 v = s.admit(fn, ref, arg, kind | LatentStack.APPLY);
                 c = Outcome.IN_HANDLE;
             } catch (Throwable ex) {
-                c = s.failedAtCreation(region, decided, ex);
+                c = s.failedAtCreation(r, k, ex);
             }
-        } else {
-            v = s.madeBits;
-            c = s.madeCell;
         }
         value = v;
         CELL.setRelease(this, c);                          // after the value, as above
