@@ -84,7 +84,7 @@ public final class LatentStack extends LatentStackRequest {
     static final int ALL = 2;
 
     static final SpawnMode MODE = SpawnMode.MODE;
-    /** {@link #admit} kinds: a Supplier or Callable; a LongSupplier; an IntSupplier; a DoubleSupplier. */
+    /** {@link #admit} kinds: a Supplier (a callable wrapped in a {@link CallableBody}); a LongSupplier; an IntSupplier; a DoubleSupplier. */
     static final int OBJECT = 0;
     static final int LONG = 1;
     static final int INT = 2;
@@ -329,7 +329,7 @@ public final class LatentStack extends LatentStackRequest {
      * {@code LongFuture.of(IntToLongFunction, int)}); their latent path, the object call form and
      * the woven calls come here whole.
      *
-     * @param body the body: a Supplier, Callable, LongSupplier, IntSupplier or DoubleSupplier; or
+     * @param body the body: a Supplier, LongSupplier, IntSupplier or DoubleSupplier; or
      *             for a kind of the call form ({@link FunctionCall}) the function
      * @param ref  the call form's argument if it is a reference, else ignored
      * @param arg  the call form's argument if it is an {@code int}, else ignored
@@ -490,7 +490,7 @@ public final class LatentStack extends LatentStackRequest {
      * future's handle), or a woven call's record — and returns its number; services a pending
      * request.
      *
-     * @param entry the body (a Supplier, a Callable, or a {@link TracedBody}), or a {@link FutureCall}
+     * @param entry the body (a Supplier or a primitive supplier, or a {@link TracedBody}), or a {@link FutureCall}
      * @return the entry's number, unique on this stack
      */
     long push(Object entry) {

@@ -117,7 +117,7 @@ public class LazyFuture<T> implements Future<T> {
     /** The future's number on its creator's stack. */
     final long number;
     /**
-     * The body (a Supplier, a Callable, a primitive supplier of a {@link LongFuture} and its
+     * The body (a Supplier — a callable is wrapped in a {@link CallableBody} —, a primitive supplier of a {@link LongFuture} and its
      * siblings, or a {@link TracedBody}); {@link #NO_BODY} in a report's handle.
      */
     final Object body;
@@ -155,9 +155,16 @@ public class LazyFuture<T> implements Future<T> {
         this.owner = owner;
     }
 
-    /** A handle holding the final outcome {@code cell} of a future run at its creation. */
+    /**
+     * A handle holding the final outcome {@code cell} of a future run at its creation. It sets the
+     * fields itself rather than through {@code this(region, number, body)}: one level of inlining
+     * less on a path that a recursive body passes twice (see {@code Outcome.runAtCreation}).
+     */
     private LazyFuture(ExposedFutures region, long number, Object body, Object cell) {
-        this(region, number, body);
+        this.region = region;
+        this.number = number;
+        this.body = body;
+        this.owner = region.stack.owner;
         CELL.setRelease(this, cell);
     }
 
@@ -196,7 +203,7 @@ public class LazyFuture<T> implements Future<T> {
     /**
      * Creates a future on the calling thread's latent stack.
      *
-     * @param body the body, a Supplier or Callable
+     * @param body the body, a Supplier (a Callable is wrapped in a {@link CallableBody})
      * @param <T>  result type
      * @return the future
      */
@@ -266,7 +273,7 @@ public class LazyFuture<T> implements Future<T> {
      * @throws NullPointerException if body is null
      */
     public static <T> LazyFuture<T> ofCallable(Callable<? extends T> body) {
-        return create(Objects.requireNonNull(body, "body"));
+        return create(new CallableBody<>(Objects.requireNonNull(body, "body")));
     }
 
     // ------------------------------------------------------------------ touch

@@ -1,6 +1,5 @@
 package dev.spindle.future;
 
-import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.DoubleSupplier;
@@ -67,18 +66,26 @@ final class Outcome {
         }
     }
 
-    /** {@link #run} for a touch, which observes a failure itself (written out, not over
-     * {@code run}: through {@code run} C2 kept a few more boxed results, 16.04 against 16.00 bytes
-     * per future on fib). */
     /**
      * The outcome of a future of the object API run at its creation, in its creator's compiled
      * code ({@code LazyFuture.create}); a failure is recorded for the untouched-failure report.
-     * Within {@code MaxInlineSize}, and given the body only through {@link #invoke}, so that C2
-     * inlines the body's call here.
+     * Within {@code MaxInlineSize}, so that C2 inlines it and the body's call here.
+     *
+     * <p>Every method between the caller's {@code Spindle.future…(() -> …)} and the handle's
+     * constructors costs a level of inlining, and C2 inlines at most {@code MaxInlineLevel} (15)
+     * levels deep: a recursive body inlined into itself passes this chain twice, and where the
+     * second pass ended 17 levels down C2 stopped inlining the handle's constructor there
+     * ("inlining too deep"), so every other level of the recursion allocated its handle and
+     * lambda (fib(32) with {@code Spindle.futureLong(() -> fib(n - 1))}: 7.55 bytes per future,
+     * 37–40 ms; seq 21). So this method and its siblings below call the supplier themselves, not
+     * through {@link #invoke} and its siblings (0 bytes, 33 ms) — a callable is wrapped in a
+     * {@link CallableBody} at its creation, so the body here is always a Supplier — and the
+     * handle is built by a constructor that does not delegate (PERFORMANCE.md, futures suite,
+     * "Seventeenth session").
      */
     static Object runAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
         try {
-            return encode(invoke(body));
+            return encode(((Supplier<?>) body).get());
         } catch (Throwable ex) {
             return s.failedAtCreation(r, k, ex);
         }
@@ -87,7 +94,7 @@ final class Outcome {
     /** {@link #runAtCreation} of a {@link LongFuture}: the value's raw bits left in the stack's {@code madeBits}. */
     static Object runLongAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
         try {
-            s.madeBits = invokeLong(body);
+            s.madeBits = ((LongSupplier) body).getAsLong();
             return IN_HANDLE;
         } catch (Throwable ex) {
             return s.failedAtCreation(r, k, ex);
@@ -97,7 +104,7 @@ final class Outcome {
     /** {@link #runAtCreation} of a {@link IntFuture}: the value's raw bits left in the stack's {@code madeBits}. */
     static Object runIntAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
         try {
-            s.madeBits = invokeInt(body);
+            s.madeBits = ((IntSupplier) body).getAsInt();
             return IN_HANDLE;
         } catch (Throwable ex) {
             return s.failedAtCreation(r, k, ex);
@@ -107,13 +114,16 @@ final class Outcome {
     /** {@link #runAtCreation} of a {@link DoubleFuture}: the value's raw bits left in the stack's {@code madeBits}. */
     static Object runDoubleAtCreation(LatentStack s, ExposedFutures r, long k, Object body) {
         try {
-            s.madeBits = Double.doubleToRawLongBits(invokeDouble(body));
+            s.madeBits = Double.doubleToRawLongBits(((DoubleSupplier) body).getAsDouble());
             return IN_HANDLE;
         } catch (Throwable ex) {
             return s.failedAtCreation(r, k, ex);
         }
     }
 
+    /** {@link #run} for a touch, which observes a failure itself (written out, not over
+     * {@code run}: through {@code run} C2 kept a few more boxed results, 16.04 against 16.00 bytes
+     * per future on fib). */
     static Object runTouched(Object body) {
         try {
             return encode(invoke(body));
@@ -129,9 +139,6 @@ final class Outcome {
     }
 
     private static Object invokeOther(Object body) throws Exception {
-        if (body instanceof Callable<?> c) {
-            return c.call();
-        }
         if (body instanceof LongSupplier s) {
             return s.getAsLong();
         }

@@ -123,7 +123,7 @@ public final class Scope {
      */
     public <T> LazyFuture<T> futureCall(Callable<? extends T> body) {
         Objects.requireNonNull(body, "body");
-        return add(body);
+        return add(new CallableBody<>(body));
     }
 
     /**

@@ -248,6 +248,47 @@ class LazyFutureTest {
         }
     }
 
+    /**
+     * A callable is run through a {@link CallableBody} (so that every body is a Supplier): its
+     * checked exception still reaches the touch wrapped, and its unchecked one as itself, whether
+     * the future ran at its creation (a pool of one worker keeps nothing latent) or in a scope.
+     */
+    @Test
+    void aCallableRunAtItsCreationDeliversItsFailuresAsACallableDoes() throws Exception {
+        try (SpindlePool pool = new SpindlePool(1)) {
+            IOException io = new IOException("disk");
+            IllegalStateException boom = new IllegalStateException("boom");
+            List<LazyFuture<Integer>> fs = onWorker(pool, () -> {
+                List<LazyFuture<Integer>> made = new ArrayList<>();
+                made.add(Spindle.futureCall(() -> {
+                    throw io;
+                }));
+                made.add(Spindle.futureCall(() -> {
+                    throw boom;
+                }));
+                made.add(Spindle.futureCall(() -> 7));
+                return made;
+            });
+            assertSame(io, assertThrows(CompletionException.class, fs.get(0)::touch).getCause());
+            assertSame(boom, assertThrows(IllegalStateException.class, fs.get(1)::touch));
+            assertEquals(7, fs.get(2).touch());
+            CompletionException inScope = assertThrows(CompletionException.class, () -> onWorker(pool, () -> {
+                Spindle.scope(sc -> sc.futureCall(() -> {
+                    throw io;
+                }));
+                return null;
+            }));
+            assertSame(io, rootCause(inScope));
+        }
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
     @Test
     void manyTouchersFromManyThreadsRunTheBodyOnce() throws Exception {
         try (SpindlePool pool = new SpindlePool(2)) {

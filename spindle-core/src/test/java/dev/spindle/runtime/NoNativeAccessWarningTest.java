@@ -30,12 +30,16 @@ class NoNativeAccessWarningTest {
                     throw new AssertionError("park binding is on by default without native access");
                 }
                 for (int round = 0; round < 3; round++) {
-                    pool.submit(() -> 1).get(30, TimeUnit.SECONDS);
+                    // Counted before the task: the worker that runs it parks once it finds nothing
+                    // more, possibly before this thread has returned from get(). (Counted after
+                    // get(), as until 2026-11-27, that park could fall before the count, and the
+                    // loop below then waited for a park that never came: both workers asleep.)
                     long parks = pool.statistics().workers().stream().mapToLong(WorkerStatistics::parks).sum();
+                    pool.submit(() -> 1).get(30, TimeUnit.SECONDS);
                     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (pool.statistics().workers().stream().mapToLong(WorkerStatistics::parks).sum() == parks) {
                         if (System.nanoTime() > end) {
-                            throw new AssertionError("no worker parked within 30 s: " + pool);
+                            throw new AssertionError("no worker parked within 30 s of task " + round + ": " + pool);
                         }
                         Thread.onSpinWait();
                     }
