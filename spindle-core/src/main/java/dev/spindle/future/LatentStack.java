@@ -336,7 +336,8 @@ public final class LatentStack extends LatentStackRequest {
      * @param kind {@link #OBJECT}, {@link #LONG}, {@link #INT} or {@link #DOUBLE}, or a kind of
      *             {@link FunctionCall}: how to call it; a primitive call-form kind with
      *             {@link #APPLY} or'ed in only applies the function and returns the value's raw
-     *             bits, a failure thrown to the caller
+     *             bits, a failure thrown to the caller; a call-form kind with {@link #LATENT}
+     *             or'ed in is pushed latent without a decision ({@link #pushCall})
      * @return the future's number, or under {@link #APPLY} the value's raw bits
      */
     @SuppressWarnings("unchecked")

@@ -117,8 +117,9 @@ public class LazyFuture<T> implements Future<T> {
     /** The future's number on its creator's stack. */
     final long number;
     /**
-     * The body (a Supplier — a callable is wrapped in a {@link CallableBody} —, a primitive supplier of a {@link LongFuture} and its
-     * siblings, or a {@link TracedBody}); {@link #NO_BODY} in a report's handle.
+     * The body: a Supplier (a callable is wrapped in a {@link CallableBody}), a primitive supplier
+     * of a {@link LongFuture} and its siblings, or a {@link TracedBody}; {@link #NO_BODY} in a
+     * report's handle and in that of a future run at its creation.
      */
     final Object body;
     /**
