@@ -3,7 +3,6 @@ package dev.spindle.bench.futures;
 import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Task;
 
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -42,7 +41,6 @@ public final class CallFormProbe {
         TreeSum.Node root = tree ? TreeSum.build(0, TREE_NODES) : null;
         long expected = tree ? TreeSum.seq(root) : FutureFib.seqFib(n);
         double futures = tree ? TREE_NODES : FutureFib.seqFib(n + 1) - 1;   // calls of fib with n >= 2
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (SpindlePool pool = new SpindlePool(workers)) {
             double[] ms = new double[RUNS];
             for (int r = 0; r < RUNS; r++) {
@@ -53,9 +51,9 @@ public final class CallFormProbe {
                     throw new AssertionError(form + " gave " + v + ", expected " + expected);
                 }
             }
-            long before = allocated(mx);
+            long before = AllThreadsAllocation.bytes();
             pool.invoke(run(form, n, root));
-            long after = allocated(mx);
+            long after = AllThreadsAllocation.bytes();
             Arrays.sort(ms, WARM, RUNS);
             System.out.printf(Locale.ROOT, "%-13s P=%d median of the last %d runs %.1f ms, %.2f bytes per future%n",
                     form, workers, RUNS - WARM, ms[WARM + (RUNS - WARM) / 2], (after - before) / futures);
@@ -78,14 +76,4 @@ public final class CallFormProbe {
         };
     }
 
-    private static long allocated(com.sun.management.ThreadMXBean mx) {
-        long sum = 0;
-        for (long id : mx.getAllThreadIds()) {
-            long b = mx.getThreadAllocatedBytes(id);
-            if (b > 0) {
-                sum += b;
-            }
-        }
-        return sum;
-    }
 }

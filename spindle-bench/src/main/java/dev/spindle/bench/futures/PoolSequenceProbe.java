@@ -3,7 +3,6 @@ package dev.spindle.bench.futures;
 import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Task;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +49,6 @@ public final class PoolSequenceProbe {
             pools.add(w);
         }
         Work work = work(args[0]);
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int workers : pools) {
             double[] ms = new double[RUNS];
             long bytes;
@@ -62,9 +60,9 @@ public final class PoolSequenceProbe {
                     ms[r] = (System.nanoTime() - t0) / 1e6;
                 }
                 work.prepare();
-                long before = allocated(mx);
+                long before = AllThreadsAllocation.bytes();
                 pool.invoke(task(work));
-                bytes = allocated(mx) - before;
+                bytes = AllThreadsAllocation.bytes() - before;
             }
             Arrays.sort(ms, WARM, RUNS);
             System.out.printf(Locale.ROOT, "%-10s pool of %d: median of the last %d runs %.1f ms, %.1f MB per run%n",
@@ -136,16 +134,5 @@ public final class PoolSequenceProbe {
                 return null;
             }
         };
-    }
-
-    private static long allocated(com.sun.management.ThreadMXBean mx) {
-        long sum = 0;
-        for (long id : mx.getAllThreadIds()) {
-            long b = mx.getThreadAllocatedBytes(id);
-            if (b > 0) {
-                sum += b;
-            }
-        }
-        return sum;
     }
 }
