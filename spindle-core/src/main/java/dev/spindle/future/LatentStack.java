@@ -343,6 +343,10 @@ public final class LatentStack extends LatentStackRequest {
     @SuppressWarnings("unchecked")
     long admit(Object body, Object ref, int arg, int kind) {
         if (CHECKS) {
+            // A primitive call-form kind comes only with APPLY or LATENT: its handle's constructor decides.
+            if (kind > DOUBLE && kind != FunctionCall.OBJECT_OF_REF && (kind & (APPLY | LATENT)) == 0) {
+                throw new IllegalArgumentException("admit of call-form kind " + kind + " without APPLY or LATENT");
+            }
             // The invariants every owner operation relies on (LatentStackOwnerFields).
             Object[] a = slots;
             long[] nums = numbers;
@@ -403,8 +407,7 @@ public final class LatentStack extends LatentStackRequest {
                 case INT -> bits = Outcome.invokeInt(body);
                 case DOUBLE -> bits = Double.doubleToRawLongBits(Outcome.invokeDouble(body));
                 case FunctionCall.OBJECT_OF_REF -> c = Outcome.encode(((Function<Object, ?>) body).apply(ref));
-                case OBJECT -> c = Outcome.encode(Outcome.invoke(body));
-                default -> bits = apply(body, ref, arg, kind);
+                default -> c = Outcome.encode(Outcome.invoke(body));       // OBJECT
             }
         } catch (Throwable ex) {
             c = failedAtCreation(r, k, ex);
