@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * 0/1 knapsack by branch and bound (Satin's Knapsack, DBLFutures Table 1): depth-first over
  * take / leave decisions in value-density order, pruned by the fractional (LP) bound against the
- * best value found so far; the "leave" branch is a future.  * with values equal to even weights and an odd capacity (a subset-sum
- * instance that can never be filled exactly) keep the bound weak so the tree is large. The parallel variants share
- * the best value, so they may prune differently, but the optimum is the same.
+ * best value found so far. The spindle variant makes the "take" branch, which the serial search
+ * visits first, a future; the baselines spawn the "leave" branch. Items with values equal to even
+ * weights and an odd capacity (a subset-sum instance that can never be filled exactly) keep the
+ * bound weak so the tree is large. The parallel variants share the best value, so they may prune
+ * differently, but the optimum is the same.
  */
 public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
 
