@@ -29,7 +29,9 @@ import java.lang.annotation.Target;
  * read of the variable waits for its value, later reads are plain loads;</li>
  * <li>an exception thrown by the call is thrown, as the original exception, at the first read
  * of the variable — or, if the value is never read, when the method exits; the code between the
- * declaration and that read may have run; if a handler catches it there and the method reads
+ * declaration and that read may have run (a call made at its declaration in a method where the
+ * same handlers cover the declaration and the reads throws right there, as the serial method
+ * would, so that code has not); if a handler catches it there and the method reads
  * the variable again, that read finds it never assigned: {@code 0}, {@code false} or
  * {@code null} (the serial method would have thrown at the declaration and never got there);</li>
  * <li>the method never exits, normally or by an exception, while a call it started may still be

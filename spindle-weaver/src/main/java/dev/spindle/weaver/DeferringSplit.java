@@ -39,7 +39,8 @@ import java.util.Map;
  * method of the same name whose descriptor has one more parameter, a {@code FutureCall} that is
  * always null (so stack traces name the method as written, at the same lines). In the original,
  * every {@code FutureCall.begin} becomes null — the call is made at its declaration, its failure
- * kept for the first read exactly as before, and the JIT folds the record paths away — and a
+ * kept for the first read as before unless no handler of the method could tell it from a failure
+ * thrown at the declaration ({@link DeclarationRaise}), and the JIT folds the record paths away — and a
  * prologue asks {@code FutureCall.mayDefer()} (a few loads from the current thread) whether this
  * frame could defer, and if so runs the copy instead. The prologue comes after the method's pure
  * prefix (its base case, typically), so the leaves of a recursion never ask; where the base case
@@ -64,7 +65,7 @@ final class DeferringSplit {
      * @param mn the woven method, rewritten in place into the serial method
      * @return the deferring copy to add to the class, or null if the method is left as it was
      */
-    static MethodNode split(ClassNode cn, MethodNode mn) {
+    static MethodNode split(ClassNode cn, MethodNode mn, MethodWeaver woven) {
         boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
         // argument slots, counting one for an implicit receiver (which a static method has not)
         int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
@@ -80,6 +81,7 @@ final class DeferringSplit {
             UnreachableCode.remove(copy);                    // the prefix it jumps over
         }
         serialize(mn);
+        DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot());
         if (resume != null) {
             addResumingPrologue(cn, mn, copy, isStatic, resume);
         } else {

@@ -74,6 +74,10 @@ final class MethodWeaver {
     final List<MethodNode> bodies = new ArrayList<>();
     private final List<DeadCheckRemover.Guard> guards = new ArrayList<>();
     private final List<DeadCheckRemover.ExitCheck> exitChecks = new ArrayList<>();
+    /** The catches around calls made in place, which keep a failure for the read ({@link DeclarationRaise}). */
+    final List<TryCatchBlockNode> siteHandlers = new ArrayList<>();
+    /** The catch-all that settles every handle before an exception leaves the method. */
+    TryCatchBlockNode catchAll;
 
     MethodWeaver(ClassNode cn, MethodNode mn, List<FutureVariable> vars, int firstSite) {
         this.cn = cn;
@@ -85,6 +89,11 @@ final class MethodWeaver {
 
     int nextSite() {
         return nextSite;
+    }
+
+    /** The slot of the method's pending failure, raised at its exits. */
+    int pendingSlot() {
+        return pending;
     }
 
     /** Checks what needs the whole method's data flow; throws before anything changed. */
@@ -213,7 +222,6 @@ final class MethodWeaver {
             exitChecks.add(new DeadCheckRemover.ExitCheck(load, check));
             mn.instructions.insertBefore(r, l);
         }
-        List<TryCatchBlockNode> siteHandlers = new ArrayList<>();
         for (FutureVariable v : vars) {
             for (VarInsnNode read : v.reads) {
                 mn.instructions.insertBefore(read, touch(v));
@@ -271,7 +279,8 @@ final class MethodWeaver {
                 "(Ljava/lang/Throwable;Ljava/lang/Throwable;)Ljava/lang/Throwable;", false));
         mn.instructions.add(new InsnNode(Opcodes.ATHROW));
         mn.tryCatchBlocks.addAll(0, siteHandlers);
-        mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+        catchAll = new TryCatchBlockNode(start, end, handler, null);
+        mn.tryCatchBlocks.add(catchAll);
         mn.maxLocals = nextLocal;
         int[] tracked = new int[vars.size() + 1];
         for (int i = 0; i < vars.size(); i++) {

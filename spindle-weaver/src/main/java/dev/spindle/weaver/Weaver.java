@@ -113,7 +113,7 @@ public final class Weaver {
                 w.rewrite(thisInit);
                 site = w.nextSite();
                 bodies.addAll(w.bodies);
-                MethodNode deferring = DeferringSplit.split(cn, mn);
+                MethodNode deferring = DeferringSplit.split(cn, mn, w);
                 if (deferring != null) {
                     bodies.add(deferring);
                 }

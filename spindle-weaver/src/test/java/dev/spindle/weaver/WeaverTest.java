@@ -290,6 +290,76 @@ class WeaverTest {
     }
 
     @Test
+    void theSerialMethodLetsAFailureLeaveFromTheDeclarationWhereNoHandlerCouldTell(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("Raise.java"), """
+                class Raise {
+                    static int boom(int k) {
+                        if (k < 0) throw new IllegalStateException("boom " + k);
+                        return k;
+                    }
+                    static int plain(int k) {
+                        @dev.spindle.Future int a = boom(k);
+                        int b = boom(k + 1);
+                        return a + b;
+                    }
+                    static int caughtAtRead(int k) {
+                        @dev.spindle.Future int a = boom(k);
+                        try {
+                            return a + 1;
+                        } catch (IllegalStateException e) {
+                            return -100;
+                        }
+                    }
+                    static int oneOfTwo(int k) {
+                        @dev.spindle.Future int a = boom(k);
+                        @dev.spindle.Future int b = boom(k + 1);
+                        int s = b;
+                        try {
+                            s += a;
+                        } catch (IllegalStateException e) {
+                            s = -100;
+                        }
+                        return s;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        byte[] w = weaver(classes).weave(classes.get("Raise")).bytes();
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(w).accept(cn, 0);
+        // serial method: per-call catches left; deferring copy: per-call catches (one per declaration)
+        for (Object[] m : new Object[][] {{"plain", 0, 1}, {"caughtAtRead", 1, 1}, {"oneOfTwo", 2, 2}}) {
+            for (boolean copy : new boolean[] {false, true}) {
+                String desc = copy ? "(I" + DeferringSplit.MARKER + ")I" : "(I)I";
+                var mn = cn.methods.stream().filter(x -> x.name.equals(m[0]) && x.desc.equals(desc)).findFirst()
+                        .orElseThrow(() -> new AssertionError("no method " + m[0] + desc));
+                long catches = mn.tryCatchBlocks.stream().filter(t -> "java/lang/Throwable".equals(t.type)).count();
+                assertEquals(((Integer) m[copy ? 2 : 1]).longValue(), catches, m[0] + (copy ? " (deferring copy)" : " (serial)")
+                        + ": catches that keep a failure for the read");
+            }
+        }
+        Class<?> c = new Corpus.Loader("raise", Map.of("Raise", w)).loadClass("Raise");
+        try (SpindlePool pool = new SpindlePool(1)) {                 // one worker: every frame runs the serial method
+            for (Object[] e : new Object[][] {{"plain", 3, "7"}, {"plain", -5, "boom -5"}, {"caughtAtRead", 3, "4"},
+                    {"caughtAtRead", -5, "-100"}, {"oneOfTwo", 3, "7"}, {"oneOfTwo", -1, "-100"}, {"oneOfTwo", -5, "boom -4"}}) {
+                Method m = c.getDeclaredMethod((String) e[0], int.class);
+                m.setAccessible(true);
+                String got = pool.invoke(new Task<String>() {
+                    @Override
+                    protected String compute() throws IllegalAccessException {
+                        try {
+                            return String.valueOf(m.invoke(null, e[1]));
+                        } catch (InvocationTargetException x) {
+                            return x.getCause() instanceof IllegalStateException ise ? ise.getMessage() : x.getCause().toString();
+                        }
+                    }
+                });
+                assertEquals(e[2], got, e[0] + "(" + e[1] + ") on a worker of a pool of one");
+            }
+        }
+    }
+
+    @Test
     void aSplitMethodWhoseBaseCaseHasEffectsResumesPastIt(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("Resume.java"), """
                 class Resume {
