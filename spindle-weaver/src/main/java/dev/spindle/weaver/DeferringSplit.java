@@ -81,7 +81,10 @@ final class DeferringSplit {
             UnreachableCode.remove(copy);                    // the prefix it jumps over
         }
         serialize(mn);
-        DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot());
+        if (DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot())) {
+            woven.removeDeadChecks();                            // every handle is null now: its guards go
+            DeclarationRaise.dropCatchAll(mn, woven.catchAll);
+        }
         if (resume != null) {
             addResumingPrologue(cn, mn, copy, isStatic, resume);
         } else {
