@@ -3,7 +3,6 @@ package dev.spindle.weaver;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -28,16 +27,14 @@ import java.util.Set;
  * failure — each load of the variable's handle (its touches, settles and lock finishes) and of the
  * method's {@code pending} failure (the exit checks) — outside the weaver's catch-all handler. If
  * they are the same list everywhere, for every variable of the method, the per-call catches go
- * and their handler code with them: in the serial method no handle then ever holds a failure, so
- * the split runs {@link DeadCheckRemover} again, which deletes every check on a handle, and then
- * {@link #dropCatchAll}; the serial method becomes the source method plus the split's prologue.
- * If one variable fails the test the method keeps every
+ * and their handler code with them: in the serial method no handle then ever holds a failure,
+ * the checks on handles test a constant null, which C2 folds, and the serial method becomes the
+ * source method plus the split's prologue. If one variable fails the test the method keeps every
  * catch: a failure kept by one variable must still be raised in the order the reads ask for it,
  * and a failure thrown early by another would overtake it.
  *
- * <p>Measured on the directive suite's Knapsack at one worker (Zen 5 host, 2026-11-27): median
- * 411 ms with the catches, 401 without them (nine JVMs each), 393 without the checks and the
- * catch-all as well (against 430, four JVMs each); seq 353–388 (docs/PERFORMANCE.md, directive
+ * <p>Measured on the directive suite's Knapsack at one worker (Zen 5 host, 2026-11-27, nine JVMs
+ * each): median 411 ms with the catches, 401 without; seq 353–388 (docs/PERFORMANCE.md, directive
  * suite, "Eighteenth session").
  */
 final class DeclarationRaise {
@@ -89,32 +86,6 @@ final class DeclarationRaise {
         }
         mn.tryCatchBlocks.removeAll(sites);
         UnreachableCode.remove(mn);                               // the catches' handler code
-        return true;
-    }
-
-    /**
-     * After {@link #apply} and the removal of the checks it made dead: drops the weaver's
-     * catch-all from the serial method if nothing is left for it to do — no call of
-     * {@code FutureCall} remains in the method but the catch-all's own {@code merge} of the
-     * exception with a pending failure that is then always null, which returns the exception
-     * itself. The handler is then a plain rethrow, and without it no call of the method has an
-     * exception edge the source method did not have.
-     *
-     * @param mn       the serial method
-     * @param catchAll the weaver's catch-all
-     * @return whether it was dropped
-     */
-    static boolean dropCatchAll(MethodNode mn, TryCatchBlockNode catchAll) {
-        if (!mn.tryCatchBlocks.contains(catchAll)) {
-            return false;
-        }
-        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && !m.name.equals("merge")) {
-                return false;
-            }
-        }
-        mn.tryCatchBlocks.remove(catchAll);
-        UnreachableCode.remove(mn);
         return true;
     }
 

@@ -81,10 +81,7 @@ final class DeferringSplit {
             UnreachableCode.remove(copy);                    // the prefix it jumps over
         }
         serialize(mn);
-        if (DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot())) {
-            woven.removeDeadChecks();                            // every handle is null now: its guards go
-            DeclarationRaise.dropCatchAll(mn, woven.catchAll);
-        }
+        DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot());
         if (resume != null) {
             addResumingPrologue(cn, mn, copy, isStatic, resume);
         } else {

@@ -78,8 +78,6 @@ final class MethodWeaver {
     final List<TryCatchBlockNode> siteHandlers = new ArrayList<>();
     /** The catch-all that settles every handle before an exception leaves the method. */
     TryCatchBlockNode catchAll;
-    /** The locals the emitted checks read: every handle, then the pending failure. */
-    private int[] tracked;
 
     MethodWeaver(ClassNode cn, MethodNode mn, List<FutureVariable> vars, int firstSite) {
         this.cn = cn;
@@ -289,19 +287,7 @@ final class MethodWeaver {
             tracked[i] = vars.get(i).handle;
         }
         tracked[vars.size()] = pending;
-        this.tracked = tracked;
-        removeDeadChecks();
-    }
-
-    /**
-     * Removes the emitted checks that can never fire ({@link DeadCheckRemover}): at the end of
-     * {@link #rewrite}, and again on the serial method of a split once {@link DeclarationRaise}
-     * has left its handles null on every path.
-     *
-     * @return the number of checks removed
-     */
-    int removeDeadChecks() {
-        return new DeadCheckRemover(mn, tracked, guards, exitChecks).run();
+        new DeadCheckRemover(mn, tracked, guards, exitChecks).run();
     }
 
     // ------------------------------------------------------------------ creation site
