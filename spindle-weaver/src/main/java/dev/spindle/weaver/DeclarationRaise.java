@@ -28,8 +28,10 @@ import java.util.Set;
  * method's {@code pending} failure (the exit checks) — outside the weaver's catch-all handler. If
  * they are the same list everywhere, for every variable of the method, the per-call catches go
  * and their handler code with them: in the serial method no handle then ever holds a failure,
- * the checks on handles test a constant null, which C2 folds, and the serial method becomes the
- * source method plus the split's prologue. If one variable fails the test the method keeps every
+ * the checks on handles that stay in the bytecode test a constant null, which C2 folds, and the
+ * compiled serial method is the source method plus the split's prologue (deleting those checks
+ * and the catch-all from the bytecode too was measured slower at two workers; ARCHITECTURE.md
+ * §10). If one variable fails the test the method keeps every
  * catch: a failure kept by one variable must still be raised in the order the reads ask for it,
  * and a failure thrown early by another would overtake it.
  *
@@ -68,7 +70,10 @@ final class DeclarationRaise {
                 others.add(t);
             }
         }
-        int settling = index.get(catchAll.end);                // the catch-all's handler code follows its range
+        Integer settling = index.get(catchAll.end);            // the catch-all's handler code follows its range
+        if (settling == null) {
+            return false;
+        }
         List<Integer> pendingLoads = loads(l, pending, settling);
         for (TryCatchBlockNode s : siteHandlers) {
             int handle = handleOf(s);
