@@ -134,11 +134,16 @@ final class Outcome {
         }
     }
 
-    static Object invoke(Object body) throws Exception {
+    /**
+     * Calls a body of the object API: a Supplier (a callable arrives wrapped in a
+     * {@link CallableBody}, which lets its checked exceptions out undeclared), a primitive
+     * supplier, or a {@link TracedBody} around one; so nothing here declares a checked exception.
+     */
+    static Object invoke(Object body) {
         return body instanceof Supplier<?> s ? s.get() : invokeOther(body);
     }
 
-    private static Object invokeOther(Object body) throws Exception {
+    private static Object invokeOther(Object body) {
         if (body instanceof LongSupplier s) {
             return s.getAsLong();
         }
@@ -152,17 +157,17 @@ final class Outcome {
     }
 
     /** The body of a {@link LongFuture}, run for its owner's touch: no boxing unless traced. */
-    static long invokeLong(Object body) throws Exception {
+    static long invokeLong(Object body) {
         return body instanceof LongSupplier s ? s.getAsLong() : (Long) invoke(body);
     }
 
     /** The body of an {@link IntFuture}, run for its owner's touch: no boxing unless traced. */
-    static int invokeInt(Object body) throws Exception {
+    static int invokeInt(Object body) {
         return body instanceof IntSupplier s ? s.getAsInt() : (Integer) invoke(body);
     }
 
     /** The body of a {@link DoubleFuture}, run for its owner's touch: no boxing unless traced. */
-    static double invokeDouble(Object body) throws Exception {
+    static double invokeDouble(Object body) {
         return body instanceof DoubleSupplier s ? s.getAsDouble() : (Double) invoke(body);
     }
 

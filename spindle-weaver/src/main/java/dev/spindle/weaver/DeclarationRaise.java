@@ -8,6 +8,7 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ final class DeclarationRaise {
         for (int i = 0; i < l.size(); i++) {
             index.put(l.get(i), i);
         }
-        Set<TryCatchBlockNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<TryCatchBlockNode> sites = Collections.newSetFromMap(new IdentityHashMap<>());
         sites.addAll(siteHandlers);
         List<TryCatchBlockNode> others = new ArrayList<>();
         for (TryCatchBlockNode t : mn.tryCatchBlocks) {
