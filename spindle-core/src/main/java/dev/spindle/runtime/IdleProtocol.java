@@ -24,8 +24,9 @@ import java.util.concurrent.locks.LockSupport;
  * <li><b>Searchers.</b> A worker that finds work while searching stops searching; if it was the
  * last searcher it calls {@link #signalWork()} so a further worker comes looking (the wake-up
  * propagates as long as work keeps being found, as in Go's scheduler).</li>
- * <li><b>Parking.</b> A worker that found nothing after spinning sets its {@code parkState}, adds
- * itself to the parked count (a CAS), then re-scans every deque's shared region and the submission
+ * <li><b>Parking.</b> A worker that found nothing after spinning sets its {@code parkState}, moves
+ * itself from the searching count to the parked count in one atomic add (never counted as
+ * neither, see {@link #parkAfterSearch}), then re-scans every deque's shared region and the submission
  * queue (volatile reads) and parks only if that re-scan finds nothing. While it sleeps it is bound
  * to the CPU it parked on, so that it wakes there and not on its waker's CPU ({@link ParkBinding};
  * affinity only, after the re-scan, so nothing below depends on it).</li>
@@ -46,8 +47,13 @@ import java.util.concurrent.locks.LockSupport;
  * {@code parkState} and then re-reads the parallelism, so a worker whose slot is no longer wanted
  * either sees that and returns to retire, or is seen parked and woken.
  *
- * <p>Work held privately by a busy worker is not visible; that worker shares it at its next push or
- * pop as soon as {@code ctl} shows an idle or searching worker (see {@link Worker#push}).
+ * <p>Work held privately by a busy worker is not visible; that worker shares it at its push if
+ * {@code ctl} then shows an idle or searching worker, else at a later push or pop that does (see
+ * {@link Worker#push}). So an idle worker must show in {@code ctl} from the moment it starts
+ * searching until it has work again: searching, parked, or woken (counted searching by the CAS
+ * that wakes it), each change one atomic add. A worker counted as neither, even for the few
+ * instructions between two adds, lets a push that reads {@code ctl} then keep its task private,
+ * and the worker sleep past it until the owner's next push or pop.
  */
 final class IdleProtocol {
 
@@ -207,9 +213,28 @@ final class IdleProtocol {
      *         {@link #stopSearching(boolean)}
      */
     boolean park(Worker w, Task<?> awaited) {
+        return park(w, awaited, PARK_UNIT);
+    }
+
+    /**
+     * Parks a worker that was searching and found nothing: it stops searching and counts itself
+     * parked in one step, so that {@code ctl} never shows it neither. In between, a busy worker's
+     * push would read "nobody hungry" and keep its task private, where this worker's re-check
+     * cannot see it: the task waited for its owner's next push or pop while this worker slept
+     * (found with a trace of a fork followed by a 40 ms leaf at two workers: 2 runs of 60 ran the
+     * forked task only at the join; docs/ARCHITECTURE.md §3).
+     *
+     * @param w the calling worker, counted as searching
+     * @return as {@link #park(Worker, Task)}
+     */
+    boolean parkAfterSearch(Worker w) {
+        return park(w, null, PARK_UNIT - SEARCH_UNIT);
+    }
+
+    private boolean park(Worker w, Task<?> awaited, long announce) {
         int mode = awaited == null ? PARKED_IDLE : PARKED_JOIN;
         w.setParkState(mode);
-        CTL.getAndAdd(this, PARK_UNIT);
+        CTL.getAndAdd(this, announce);
         Task.WaitNode node = null;
         if (awaited != null) {
             node = new Task.WaitNode(w);

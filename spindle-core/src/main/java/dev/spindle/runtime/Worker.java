@@ -835,8 +835,7 @@ public final class Worker extends Thread {
                 t = search();
                 if (t == null) {
                     requestLatentWork();
-                    idle.stopSearching(false);
-                    searching = idle.park(this, null);
+                    searching = idle.parkAfterSearch(this);
                     continue;
                 }
                 idle.stopSearching(true);

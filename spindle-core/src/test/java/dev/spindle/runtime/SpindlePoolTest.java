@@ -40,6 +40,54 @@ class SpindlePoolTest {
         }
     }
 
+    /**
+     * A fork made while another worker is idle (searching or parked) must reach it even if its
+     * owner then runs a long leaf that never pushes or pops: the owner shares at the push only if
+     * it sees someone hungry, so an idle worker must never be counted as neither searching nor
+     * parked. A worker that stopped searching before it counted itself parked opened such a gap
+     * (IdleProtocol.parkAfterSearch): 11 and 14 forks of 20,000 stayed private, none after.
+     */
+    @Test
+    void aForkMadeWhileAWorkerIsIdleReachesItWithoutTheOwnersHelp() {
+        try (SpindlePool pool = new SpindlePool(2)) {
+            pool.invoke(new Task<Void>() {
+                @Override
+                protected Void compute() {
+                    for (int trial = 0; trial < 5000; trial++) {
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        while (!pool.idle().anyoneHungry()) {
+                            assertTrue(System.nanoTime() < deadline, "trial " + trial
+                                    + ": the other worker never became idle within 30 s: " + pool);
+                            Thread.onSpinWait();
+                        }
+                        // Fork at a different point of the idle worker's search each time (it
+                        // searches ~100 µs before it parks), so that some forks land as it parks.
+                        long forkAt = System.nanoTime() + (trial * 7919L) % 150_000L;
+                        while (System.nanoTime() < forkAt) {
+                            Thread.onSpinWait();
+                        }
+                        AtomicInteger started = new AtomicInteger();
+                        Task<Void> child = new Task<>() {
+                            @Override
+                            protected Void compute() {
+                                started.set(1);
+                                return null;
+                            }
+                        };
+                        child.fork();
+                        while (started.get() == 0) {       // a leaf: no push, no pop
+                            assertTrue(System.nanoTime() < deadline, "trial " + trial + ": a task forked while"
+                                    + " a worker was idle stayed private for 30 s: " + pool);
+                            Thread.onSpinWait();
+                        }
+                        child.join();
+                    }
+                    return null;
+                }
+            });
+        }
+    }
+
     @Test
     void uncheckedFailureReachesJoinerAsItselfWithJoinSite() {
         try (SpindlePool pool = new SpindlePool(2)) {
