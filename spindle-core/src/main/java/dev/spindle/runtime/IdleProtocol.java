@@ -219,11 +219,11 @@ final class IdleProtocol {
     /**
      * Parks a worker that was searching and found nothing: it stops searching and counts itself
      * parked in one step, so that {@code ctl} always counts it as one or the other. Were it counted
-     * as neither for a moment, a busy worker's
-     * push in that moment would read "nobody hungry" and keep its task private, where this
-     * worker's re-check cannot see it: the task waited for its owner's next push or pop while this
-     * worker slept (with two adds, 11 and 14 of 20,000 forks followed by a leaf that neither
-     * pushes nor pops ran only at their join; docs/ARCHITECTURE.md §3).
+     * as neither for a moment, a busy worker's push in that moment would read "nobody hungry" and
+     * keep its task private, where this worker's re-check cannot see it: the task waited for its
+     * owner's next push or pop while this worker slept (with two adds, 11 and 14 of 20,000 forks
+     * followed by a leaf that neither pushes nor pops ran only at their join; docs/ARCHITECTURE.md
+     * §3).
      *
      * @param w the calling worker, counted as searching
      * @return as {@link #park(Worker, Task)}
