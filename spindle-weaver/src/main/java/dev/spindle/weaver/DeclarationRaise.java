@@ -81,7 +81,7 @@ final class DeclarationRaise {
             if (handle < 0) {
                 return false;
             }
-            List<TryCatchBlockNode> atCall = coverage(others, index, index.get(firstInstruction(s.start)));
+            List<TryCatchBlockNode> atCall = coverage(others, index, index.get(FutureVariableFinder.nextReal(s.start)));
             List<Integer> points = loads(l, handle, settling);
             points.addAll(pendingLoads);
             for (int p : points) {
@@ -97,21 +97,7 @@ final class DeclarationRaise {
 
     /** The handle slot a per-call catch stores its failure in: its handler's first instruction. */
     private static int handleOf(TryCatchBlockNode s) {
-        for (AbstractInsnNode i = s.handler; i != null; i = i.getNext()) {
-            if (i.getOpcode() >= 0) {
-                return i instanceof VarInsnNode v && v.getOpcode() == Opcodes.ASTORE ? v.var : -1;
-            }
-        }
-        return -1;
-    }
-
-    /** The first instruction at or after {@code label} that is not a label, line number or frame. */
-    private static AbstractInsnNode firstInstruction(AbstractInsnNode label) {
-        AbstractInsnNode i = label;
-        while (i.getOpcode() < 0) {
-            i = i.getNext();
-        }
-        return i;
+        return FutureVariableFinder.nextReal(s.handler) instanceof VarInsnNode v && v.getOpcode() == Opcodes.ASTORE ? v.var : -1;
     }
 
     /** Positions of the loads of {@code slot} before {@code limit}. */

@@ -399,6 +399,15 @@ final class FutureVariableFinder {
         return false;
     }
 
+    /** The first instruction at or after {@code i} that is not a label, line number or frame, or null. */
+    static AbstractInsnNode nextReal(AbstractInsnNode i) {
+        AbstractInsnNode n = i;
+        while (n != null && n.getOpcode() < 0) {
+            n = n.getNext();
+        }
+        return n;
+    }
+
     static AbstractInsnNode previousReal(AbstractInsnNode i) {
         AbstractInsnNode p = i.getPrevious();
         while (p != null && p.getOpcode() < 0) {

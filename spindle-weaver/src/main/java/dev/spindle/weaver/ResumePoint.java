@@ -72,10 +72,7 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
         if (firstBegin == null || lastReturn == null) {
             return null;
         }
-        AbstractInsnNode at = lastReturn.getNext();
-        while (at != null && at.getOpcode() < 0) {
-            at = at.getNext();
-        }
+        AbstractInsnNode at = FutureVariableFinder.nextReal(lastReturn.getNext());
         if (at == null) {
             return null;
         }
