@@ -22,12 +22,68 @@ import java.util.Map;
  * @param tolerated   an error that does not fail the invocation (the naive baseline's)
  * @param timesMs     every timed run, in order (across forks when merged)
  * @param forks       JVMs the runs were taken in
+ * @param forkMediansMs      each fork's median, in fork order ({@code forks} values)
+ * @param forkBytesPerFuture each fork's bytes allocated per future, NaN where the row counts none
  */
 public record Measurement(String suite, String benchmark, String description, String variant, int workers,
                           String size, int runs, double medianMs, double minMs, double maxMs,
                           boolean verified, String mismatch, Map<String, Double> counters,
-                          String error, boolean tolerated, double[] timesMs, int forks)
+                          String error, boolean tolerated, double[] timesMs, int forks,
+                          double[] forkMediansMs, double[] forkBytesPerFuture)
         implements java.io.Serializable {
+
+    /** A measurement taken in one JVM: one fork, whose median and allocation are the row's. */
+    public Measurement(String suite, String benchmark, String description, String variant, int workers,
+                       String size, int runs, double medianMs, double minMs, double maxMs,
+                       boolean verified, String mismatch, Map<String, Double> counters,
+                       String error, boolean tolerated, double[] timesMs, int forks) {
+        this(suite, benchmark, description, variant, workers, size, runs, medianMs, minMs, maxMs, verified,
+                mismatch, counters, error, tolerated, timesMs, forks, new double[]{medianMs},
+                new double[]{bytesPerFuture(counters)});
+    }
+
+    /**
+     * Bytes allocated by all threads per future created, from a row's counters.
+     *
+     * @param counters a row's counters per run
+     * @return bytes per future, or NaN if the row counts no futures or no allocation
+     */
+    static double bytesPerFuture(Map<String, Double> counters) {
+        Double futures = counters.get("futures");
+        Double bytes = counters.get("alloc_bytes");
+        return futures == null || bytes == null || futures <= 0 ? Double.NaN : bytes / futures;
+    }
+
+    /**
+     * True if this row's forks ran differently enough to be told apart: their medians differ by
+     * more than {@code timeRatio} (slowest over fastest), or their bytes per future by more than
+     * {@code bytes}. Separate JVMs compile the same code differently (a young profile, a
+     * different inlining), and a pooled median hides a fork in the slow form.
+     *
+     * @param timeRatio the largest ratio of fork medians that still agree, e.g. 1.10
+     * @param bytes     the largest spread of bytes per future that still agrees
+     * @return whether the forks disagree
+     */
+    public boolean forksDisagree(double timeRatio, double bytes) {
+        if (forkMediansMs.length < 2) {
+            return false;
+        }
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (double t : forkMediansMs) {
+            lo = Math.min(lo, t);
+            hi = Math.max(hi, t);
+        }
+        double blo = Double.MAX_VALUE;
+        double bhi = -Double.MAX_VALUE;
+        for (double b : forkBytesPerFuture) {
+            if (!Double.isNaN(b)) {
+                blo = Math.min(blo, b);
+                bhi = Math.max(bhi, b);
+            }
+        }
+        return lo > 0 && hi / lo > timeRatio || bhi - blo > bytes;
+    }
 
     /**
      * Pools the runs of the same benchmark × variant × workers taken in several JVMs.
@@ -51,8 +107,11 @@ public record Measurement(String suite, String benchmark, String description, St
         for (Measurement m : parts) {
             m.counters().forEach((k, v) -> counters.merge(k, v / parts.size(), Double::sum));
         }
+        double[] forkMedians = parts.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.forkMediansMs())).toArray();
+        double[] forkBytes = parts.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.forkBytesPerFuture())).toArray();
         return new Measurement(first.suite(), first.benchmark(), first.description(), first.variant(), first.workers(),
-                first.size(), n, median, sorted[0], sorted[n - 1], true, null, counters, null, false, all, parts.size());
+                first.size(), n, median, sorted[0], sorted[n - 1], true, null, counters, null, false, all, parts.size(),
+                forkMedians, forkBytes);
     }
 
     /** @return true if this row makes the invocation fail */

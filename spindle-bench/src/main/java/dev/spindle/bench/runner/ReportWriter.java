@@ -46,10 +46,58 @@ final class ReportWriter {
      * @return bytes per future
      */
     static Double bytesPerFuture(Measurement m) {
-        Double futures = m.counters().get("futures");
-        Double bytes = m.counters().get("alloc_bytes");
-        return futures == null || bytes == null || futures <= 0 ? null : bytes / futures;
+        double b = Measurement.bytesPerFuture(m.counters());
+        return Double.isNaN(b) ? null : b;
     }
+
+    /** Fork medians further apart than this (slowest over fastest) are listed under the table. */
+    static final double FORK_TIME_RATIO = 1.10;
+    /** Bytes per future further apart than this between forks are listed under the table. */
+    static final double FORK_BYTES = 8.0;
+
+    /**
+     * One line per row whose forks disagree ({@link Measurement#forksDisagree}): each fork's median
+     * and, for a row that counts futures, its bytes per future — so that a JVM that compiled the
+     * code into a slower or allocating form shows, where the pooled median would hide it.
+     *
+     * @param r the report
+     * @return the lines, each ending in a newline; empty if every row's forks agree
+     */
+    static String forkNotes(Report r) {
+        StringBuilder sb = new StringBuilder();
+        for (Measurement m : r.rows()) {
+            if (m.error() != null || !m.forksDisagree(FORK_TIME_RATIO, FORK_BYTES)) {
+                continue;
+            }
+            sb.append("- ").append(m.benchmark()).append(' ').append(m.variant()).append(" P=").append(m.workers())
+                    .append(": fork medians ").append(joinMs(m.forkMediansMs())).append(" ms");
+            if (java.util.Arrays.stream(m.forkBytesPerFuture()).anyMatch(b -> !Double.isNaN(b))) {
+                sb.append("; bytes per future ").append(joinBytes(m.forkBytesPerFuture()));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String joinMs(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length; i++) {
+            sb.append(i > 0 ? ", " : "").append(Report.ms(v[i]));
+        }
+        return sb.toString();
+    }
+
+    private static String joinBytes(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length; i++) {
+            sb.append(i > 0 ? ", " : "").append(Double.isNaN(v[i]) ? "-" : String.format(Locale.ROOT, "%.1f", v[i]));
+        }
+        return sb.toString();
+    }
+
+    private static final String FORK_NOTES_HEAD = "Forks that disagree (medians more than 10% apart, or bytes per"
+            + " future more than 8 apart; separate JVMs compile the same code differently, and the row's median"
+            + " pools every fork's runs):\n";
 
     /**
      * Bytes allocated per parallel loop (all threads, timed runs), or null if the row counts no loops.
@@ -147,6 +195,10 @@ final class ReportWriter {
         for (Measurement m : r.rows()) {
             appendRow(sb, row(r, m), w);
         }
+        String notes = forkNotes(r);
+        if (!notes.isEmpty()) {
+            sb.append('\n').append(FORK_NOTES_HEAD).append(notes);
+        }
         return sb.toString();
     }
 
@@ -212,6 +264,10 @@ final class ReportWriter {
             sb.append("B/loop = bytes allocated by all threads during the timed runs / parallel loops started"
                     + " (including the program's own allocation, e.g. a result array).\n");
         }
+        String notes = forkNotes(r);
+        if (!notes.isEmpty()) {
+            sb.append('\n').append(FORK_NOTES_HEAD).append('\n').append(notes);
+        }
         Files.writeString(file, sb.toString());
     }
 
@@ -236,6 +292,8 @@ final class ReportWriter {
                 sb.append(t > 0 ? ", " : "").append(String.format(Locale.ROOT, "%.3f", m.timesMs()[t]));
             }
             sb.append("], ");
+            numbers(sb, "fork_medians_ms", m.forkMediansMs()).append(", ");
+            numbers(sb, "fork_bytes_per_future", m.forkBytesPerFuture()).append(", ");
             sb.append("\"verified\": ").append(m.verified()).append(", ");
             if (m.mismatch() != null) {
                 field(sb, "mismatch", m.mismatch()).append(", ");
@@ -267,6 +325,14 @@ final class ReportWriter {
         }
         sb.append("]\n");
         Files.writeString(file, sb.toString());
+    }
+
+    private static StringBuilder numbers(StringBuilder sb, String k, double[] v) {
+        sb.append('"').append(k).append("\": [");
+        for (int i = 0; i < v.length; i++) {
+            sb.append(i > 0 ? ", " : "").append(Double.isFinite(v[i]) ? String.format(Locale.ROOT, "%.3f", v[i]) : "null");
+        }
+        return sb.append(']');
     }
 
     private static void opt(StringBuilder sb, String k, Optional<Double> v) {
