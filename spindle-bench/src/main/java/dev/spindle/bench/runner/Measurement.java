@@ -58,7 +58,8 @@ public record Measurement(String suite, String benchmark, String description, St
      * True if this row's forks ran differently enough to be told apart: their medians differ by
      * more than {@code timeRatio} (slowest over fastest), or their bytes per future by more than
      * {@code bytes}. Separate JVMs compile the same code differently (a young profile, a
-     * different inlining), and a pooled median hides a fork in the slow form.
+     * different inlining) or meet a slower phase of a shared host, and a pooled median hides a
+     * fork in the slow form.
      *
      * @param timeRatio the largest ratio of fork medians that still agree, e.g. 1.10
      * @param bytes     the largest spread of bytes per future that still agrees

@@ -96,8 +96,8 @@ final class ReportWriter {
     }
 
     private static final String FORK_NOTES_HEAD = "Forks that disagree (medians more than 10% apart, or bytes per"
-            + " future more than 8 apart; separate JVMs compile the same code differently, and the row's median"
-            + " pools every fork's runs):\n";
+            + " future more than 8 apart: separate JVMs compile the same code differently, or meet a slower phase"
+            + " of a shared host, and the row's median pools every fork's runs):\n";
 
     /**
      * Bytes allocated per parallel loop (all threads, timed runs), or null if the row counts no loops.
