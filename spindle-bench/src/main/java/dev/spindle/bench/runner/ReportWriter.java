@@ -70,34 +70,29 @@ final class ReportWriter {
                 continue;
             }
             sb.append("- ").append(m.benchmark()).append(' ').append(m.variant()).append(" P=").append(m.workers())
-                    .append(": fork medians ").append(joinMs(m.forkMediansMs())).append(" ms");
+                    .append(": fork medians ").append(join(m.forkMediansMs(), Report::ms)).append(" ms");
             if (java.util.Arrays.stream(m.forkBytesPerFuture()).anyMatch(b -> !Double.isNaN(b))) {
-                sb.append("; bytes per future ").append(joinBytes(m.forkBytesPerFuture()));
+                sb.append("; bytes per future ").append(join(m.forkBytesPerFuture(),
+                        b -> Double.isNaN(b) ? "-" : String.format(Locale.ROOT, "%.1f", b)));
             }
             sb.append('\n');
         }
         return sb.toString();
     }
 
-    private static String joinMs(double[] v) {
+    /** The figures, each formatted by {@code cell}, comma separated. */
+    private static String join(double[] v, java.util.function.DoubleFunction<String> cell) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < v.length; i++) {
-            sb.append(i > 0 ? ", " : "").append(Report.ms(v[i]));
+            sb.append(i > 0 ? ", " : "").append(cell.apply(v[i]));
         }
         return sb.toString();
     }
 
-    private static String joinBytes(double[] v) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < v.length; i++) {
-            sb.append(i > 0 ? ", " : "").append(Double.isNaN(v[i]) ? "-" : String.format(Locale.ROOT, "%.1f", v[i]));
-        }
-        return sb.toString();
-    }
-
-    private static final String FORK_NOTES_HEAD = "Forks that disagree (medians more than 10% apart, or bytes per"
-            + " future more than 8 apart: separate JVMs compile the same code differently, or meet a slower phase"
-            + " of a shared host, and the row's median pools every fork's runs):\n";
+    private static final String FORK_NOTES_HEAD = String.format(Locale.ROOT, "Forks that disagree (medians more than"
+            + " %.0f%% apart, or bytes per future more than %.0f apart: separate JVMs compile the same code"
+            + " differently, or meet a slower phase of a shared host, and the row's median pools every fork's"
+            + " runs):\n", (FORK_TIME_RATIO - 1) * 100, FORK_BYTES);
 
     /**
      * Bytes allocated per parallel loop (all threads, timed runs), or null if the row counts no loops.
