@@ -280,6 +280,11 @@ public final class FutureCall extends Latent {
             if (a[t] == c) {                              // latent on top: the common case
                 a[t] = null;
                 s.top = t;
+                if (s.lendRoomForRead()) {                  // the last givable call: it may defer again
+                    c.runBody();
+                    s.endLentRead();
+                    return c;
+                }
                 c.runBody();
             } else if (c.completeSlow() && c.failure != null) {
                 Outcome.addTouchSite(c.failure);            // thrown on another thread: say where it was read

@@ -268,6 +268,8 @@ public final class LatentStack extends LatentStackRequest {
     private int externalPoll;
     /** A thread that is not a worker: its deferred woven calls whose frames wait for them. */
     private int externalDeferred;
+    /** A thread that is not a worker: a call runs at its read with its frame's room lent ({@link #lendRoomForRead}). */
+    private boolean externalRoomLent;
 
     // ------------------------------------------------------------------ owner fast path
 
@@ -1072,6 +1074,53 @@ public final class LatentStack extends LatentStackRequest {
             worker.addDeferRoom(1);
         } else {
             externalDeferred--;
+        }
+    }
+
+    /**
+     * Owner, at the read of a deferred woven call it just popped off its own top: true if the
+     * frame lends its room to the call, which then runs as if that frame had its result (the room
+     * is back, {@link #callConsumed} done) — so the call's own first levels defer again. Only
+     * when the popped call was the last entry a hungry worker could have been given, and not
+     * inside another call that runs on lent room; {@link #endLentRead} after the call.
+     *
+     * <p>Why. A frame counts as waiting until its call's read has finished, so a call made at its
+     * read runs with the room its frame took and, below the top levels, defers nothing: a worker
+     * that gets hungry while the owner is inside it can only be given calls of the frame the
+     * owner is at, mostly deep and tiny, one per request. On AdapInt at two workers that was the
+     * difference between runs of 64.5–67 ms (the second worker took the last big call before the
+     * owner read it) and runs of 67–80 ms (hundreds to thousands of tiny pieces, each a promotion
+     * and often a wait at its read). Lent at every read, the room made the whole left spine of
+     * every read call defer again (TreeSum-1K +10–18% at two workers); lent only for the last
+     * entry and one level deep, it costs at most the deferring levels again once per read of
+     * the last entry (docs/PERFORMANCE.md, directive suite, "Room lent at the read").
+     *
+     * @return whether the room was lent
+     */
+    boolean lendRoomForRead() {
+        if (top > oldestGivable()) {
+            return false;                            // older calls are still there to give
+        }
+        if (worker != null) {
+            if (!worker.lendRoom()) {
+                return false;
+            }
+        } else {
+            if (externalRoomLent) {
+                return false;
+            }
+            externalRoomLent = true;
+        }
+        callConsumed();
+        return true;
+    }
+
+    /** Owner: the call run on lent room ({@link #lendRoomForRead}) returned. */
+    void endLentRead() {
+        if (worker != null) {
+            worker.endLentRoom();
+        } else {
+            externalRoomLent = false;
         }
     }
 

@@ -149,6 +149,12 @@ public final class Worker extends Thread {
      */
     private int deferRoom;
     /**
+     * Woven futures: a deferred call runs at its read on the room its frame lent it (see
+     * {@code LatentStack.lendRoomForRead}); no call inside it lends again. Owner-only; cleared for
+     * each task this worker runs, like {@link #deferRoom}.
+     */
+    private boolean roomLent;
+    /**
      * The depth a task's recursion defers to: 0 in a pool of one worker (nobody could take a
      * deferred call), otherwise 2 + log2(parallelism), or {@code -Dspindle.directive.depth}.
      */
@@ -277,6 +283,24 @@ public final class Worker extends Thread {
      */
     public void addDeferRoom(int delta) {
         deferRoom += delta;
+    }
+
+    /**
+     * Owner, for the futures runtime: marks a call running on its frame's lent room.
+     *
+     * @return false if such a call is already running in the current task (nothing is marked)
+     */
+    public boolean lendRoom() {
+        if (roomLent) {
+            return false;
+        }
+        roomLent = true;
+        return true;
+    }
+
+    /** Owner, for the futures runtime: the call on lent room ({@link #lendRoom}) returned. */
+    public void endLentRoom() {
+        roomLent = false;
     }
 
     /**
@@ -547,7 +571,9 @@ public final class Worker extends Thread {
         Task<?> outer = runningSteal;
         int outerLatentFloor = latent.enterSteal();
         int outerDeferRoom = deferRoom;
+        boolean outerRoomLent = roomLent;
         deferRoom = deferDepth;
+        roomLent = false;
         // Release stores, not volatile ones: readers (joiners' thiefOf) only need what was written
         // before; the fence of a volatile store would sit on the path from a claim to the member.
         RUNNING_STEAL.setRelease(this, wd.completion());
@@ -563,6 +589,7 @@ public final class Worker extends Thread {
             RUNNING_STEAL.setRelease(this, outer);
             latent.exitSteal(outerLatentFloor);
             deferRoom = outerDeferRoom;
+            roomLent = outerRoomLent;
             if (searchBeforeFinish) {
                 idle.startSearching();
             }
@@ -601,7 +628,9 @@ public final class Worker extends Thread {
         Task<?> outer = runningSteal;
         int outerLatentFloor = latent.enterSteal();
         int outerDeferRoom = deferRoom;
+        boolean outerRoomLent = roomLent;
         deferRoom = deferDepth;
+        roomLent = false;
         t.stealFloor = deque.topIndex();
         long promotedAt = t.promotedAt();
         if (promotedAt != 0L) {
@@ -615,6 +644,7 @@ public final class Worker extends Thread {
             runningSteal = outer;
             latent.exitSteal(outerLatentFloor);
             deferRoom = outerDeferRoom;
+            roomLent = outerRoomLent;
         }
     }
 
