@@ -281,8 +281,11 @@ public final class FutureCall extends Latent {
                 a[t] = null;
                 s.top = t;
                 if (s.lendRoomForRead()) {                  // the last givable call: it may defer again
-                    c.runBody();
-                    s.endLentRead();
+                    try {
+                        c.runBody();
+                    } finally {
+                        s.endLentRead();
+                    }
                     return c;
                 }
                 c.runBody();

@@ -1093,7 +1093,8 @@ public final class LatentStack extends LatentStackRequest {
      * and often a wait at its read). Lent at every read, the room made the whole left spine of
      * every read call defer again (TreeSum-1K +10–18% at two workers); lent only for the last
      * entry and one level deep, it costs at most the deferring levels again once per read of
-     * the last entry (docs/PERFORMANCE.md, directive suite, "Room lent at the read").
+     * the last entry (docs/ARCHITECTURE.md §10, "Room lent at the read"; docs/PERFORMANCE.md,
+     * directive suite, "Twenty-first session").
      *
      * @return whether the room was lent
      */
