@@ -33,7 +33,9 @@ import java.util.Arrays;
  * a promoted one nobody started) and make the call here through its body; otherwise another
  * worker runs it and they wait for it (on a worker, helping only with that call's own
  * computation). Either way they return the result or throw the failure as itself. Only the owner thread ever touches its records, so none of this needs a lock; the one
- * race — owner and thief both wanting a promoted call — is settled by the task's claim.
+ * race — owner and thief both wanting a promoted call — is settled by the task's claim. A read
+ * that pops the last record a hungry worker could have been given lends its frame's room to the
+ * call, so that the call's first levels defer again ({@code LatentStack.lendRoomForRead}).
  *
  * <h2>Exits</h2>
  * {@link #settle} finishes an outstanding call whose value will not be read (reassignment, end of

@@ -1090,10 +1090,10 @@ public final class LatentStack extends LatentStackRequest {
      * owner is at, mostly deep and tiny, one per request. On AdapInt at two workers that was the
      * difference between runs of 64.5–67 ms (the second worker took the last big call before the
      * owner read it) and runs of 67–80 ms (hundreds to thousands of tiny pieces, each a promotion
-     * and often a wait at its read). Lent at every read, the room made the whole left spine of
-     * every read call defer again (TreeSum-1K +10–18% at two workers); lent only for the last
-     * entry and one level deep, it costs at most the deferring levels again once per read of
-     * the last entry (docs/ARCHITECTURE.md §10, "Room lent at the read"; docs/PERFORMANCE.md,
+     * and often a wait at its read). Lent for the last entry at any depth, the room made the
+     * whole left spine of every read call defer again (TreeSum-1K about +17% at two workers);
+     * one level deep, it costs at most the deferring levels again once per read of the last
+     * entry (docs/ARCHITECTURE.md §10, "Room lent at the read"; docs/PERFORMANCE.md,
      * directive suite, "Twenty-first session").
      *
      * @return whether the room was lent
