@@ -69,21 +69,11 @@ public record Measurement(String suite, String benchmark, String description, St
         if (forkMediansMs.length < 2) {
             return false;
         }
-        double lo = Double.MAX_VALUE;
-        double hi = 0;
-        for (double t : forkMediansMs) {
-            lo = Math.min(lo, t);
-            hi = Math.max(hi, t);
-        }
-        double blo = Double.MAX_VALUE;
-        double bhi = -Double.MAX_VALUE;
-        for (double b : forkBytesPerFuture) {
-            if (!Double.isNaN(b)) {
-                blo = Math.min(blo, b);
-                bhi = Math.max(bhi, b);
-            }
-        }
-        return lo > 0 && hi / lo > timeRatio || bhi - blo > bytes;
+        java.util.DoubleSummaryStatistics t = java.util.Arrays.stream(forkMediansMs).summaryStatistics();
+        java.util.DoubleSummaryStatistics b = java.util.Arrays.stream(forkBytesPerFuture).filter(x -> !Double.isNaN(x))
+                .summaryStatistics();
+        return t.getMin() > 0 && t.getMax() / t.getMin() > timeRatio
+                || b.getCount() > 0 && b.getMax() - b.getMin() > bytes;
     }
 
     /**

@@ -282,11 +282,7 @@ final class ReportWriter {
             num(sb, "median_ms", m.medianMs()).append(", ");
             num(sb, "min_ms", m.minMs()).append(", ");
             num(sb, "max_ms", m.maxMs()).append(", ");
-            sb.append("\"times_ms\": [");
-            for (int t = 0; t < m.timesMs().length; t++) {
-                sb.append(t > 0 ? ", " : "").append(String.format(Locale.ROOT, "%.3f", m.timesMs()[t]));
-            }
-            sb.append("], ");
+            numbers(sb, "times_ms", m.timesMs()).append(", ");
             numbers(sb, "fork_medians_ms", m.forkMediansMs()).append(", ");
             numbers(sb, "fork_bytes_per_future", m.forkBytesPerFuture()).append(", ");
             sb.append("\"verified\": ").append(m.verified()).append(", ");
@@ -322,12 +318,10 @@ final class ReportWriter {
         Files.writeString(file, sb.toString());
     }
 
+    /** A JSON array of numbers to three decimals, null where a figure is not finite. */
     private static StringBuilder numbers(StringBuilder sb, String k, double[] v) {
-        sb.append('"').append(k).append("\": [");
-        for (int i = 0; i < v.length; i++) {
-            sb.append(i > 0 ? ", " : "").append(Double.isFinite(v[i]) ? String.format(Locale.ROOT, "%.3f", v[i]) : "null");
-        }
-        return sb.append(']');
+        return sb.append('"').append(k).append("\": [")
+                .append(join(v, x -> Double.isFinite(x) ? String.format(Locale.ROOT, "%.3f", x) : "null")).append(']');
     }
 
     private static void opt(StringBuilder sb, String k, Optional<Double> v) {
