@@ -161,14 +161,21 @@ public final class BenchCommand implements Callable<Integer> {
         progress.close();
         System.out.println();
         System.out.print(ReportWriter.table(report));
+        List<dev.spindle.bench.suite.Target.Outcome> targets = TargetTable.evaluate(report, resolved);
+        String targetText = TargetTable.text(targets, sz);
+        if (!targetText.isEmpty()) {
+            System.out.println();
+            System.out.print(targetText);
+        }
         Files.createDirectories(out);
         String command = commandLine(spec.commandLine().getParseResult().originalArgs());
         ReportWriter.writeJson(report, out.resolve("results.json"));
-        ReportWriter.writeMarkdown(report, out.resolve("results.md"), command);
+        ReportWriter.writeMarkdown(report, out.resolve("results.md"), command, TargetTable.markdown(targets, sz));
+        TargetTable.writeJson(targets, sz, out.resolve("targets.json"));
         for (Suite s : resolved) {
             SpeedupChart.write(report, s.name(), out.resolve("speedup-" + s.name() + ".png"));
         }
-        System.out.println("wrote " + out.resolve("results.json") + ", results.md and speedup charts");
+        System.out.println("wrote " + out.resolve("results.json") + ", results.md, targets.json and speedup charts");
         if (!report.allVerified()) {
             System.err.println("FAILED: some answers did not match the sequential answer (see 'ok' column)");
             return 1;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The measurements of one runner invocation and the ratios derived from them: Ts (the seq
@@ -151,6 +152,32 @@ public final class Report {
 
     private static Optional<Double> tp(Measurement m) {
         return m.error() == null ? Optional.of(m.medianMs()) : Optional.empty();
+    }
+
+    /**
+     * The rows of one suite as its targets read them: medians and counters of the rows that ran to
+     * the end with every answer verified.
+     *
+     * @param suite the suite's name
+     * @return a view of this report's rows of that suite
+     */
+    dev.spindle.bench.suite.RunFigures figures(String suite) {
+        return new dev.spindle.bench.suite.RunFigures() {
+            @Override
+            public OptionalDouble medianMs(String bench, String variant, int workers) {
+                return sound(suite, bench, variant, workers).map(m -> OptionalDouble.of(m.medianMs())).orElse(OptionalDouble.empty());
+            }
+
+            @Override
+            public OptionalDouble counter(String bench, String variant, int workers, String name) {
+                Double v = sound(suite, bench, variant, workers).map(m -> m.counters().get(name)).orElse(null);
+                return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+            }
+        };
+    }
+
+    private Optional<Measurement> sound(String suite, String bench, String variant, int workers) {
+        return find(suite, bench, variant, workers).filter(m -> m.error() == null && !m.fails());
     }
 
     private Optional<Measurement> find(String suite, String bench, String variant, int workers) {

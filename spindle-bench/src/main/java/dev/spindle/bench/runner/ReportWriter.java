@@ -214,7 +214,8 @@ final class ReportWriter {
         return " ".repeat(w - s.length()) + s;
     }
 
-    static void writeMarkdown(Report r, Path file, String command) throws IOException {
+    /** results.md, with {@code sections} (already markdown, e.g. the targets) after the table's notes. */
+    static void writeMarkdown(Report r, Path file, String command, String sections) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("# Spindle benchmark results\n\n");
         sb.append("- command: `").append(command).append("`\n");
@@ -263,6 +264,7 @@ final class ReportWriter {
         if (!notes.isEmpty()) {
             sb.append('\n').append(FORK_NOTES_HEAD).append('\n').append(notes);
         }
+        sb.append(sections);
         Files.writeString(file, sb.toString());
     }
 

@@ -3,13 +3,28 @@ package dev.spindle.bench.suite;
 import java.util.List;
 
 /**
- * A named group of benchmarks (one per paper or issue).
+ * A named group of benchmarks (one per paper or issue) and the issue's performance targets that
+ * its runs are judged by.
  *
  * @param name       the suite's name, as given to {@code --suite}
  * @param title      one line saying where the programs come from
  * @param benchmarks the programs
+ * @param targets    the targets its runs are judged by, at the default size
  */
-public record Suite(String name, String title, List<Benchmark<?, ?>> benchmarks) {
+public record Suite(String name, String title, List<Benchmark<?, ?>> benchmarks, List<Target> targets) {
+
+    /** @throws NullPointerException if a component is null */
+    public Suite {
+        java.util.Objects.requireNonNull(name, "name");
+        java.util.Objects.requireNonNull(title, "title");
+        benchmarks = List.copyOf(benchmarks);
+        targets = List.copyOf(targets);
+    }
+
+    /** A suite without targets. */
+    public Suite(String name, String title, List<Benchmark<?, ?>> benchmarks) {
+        this(name, title, benchmarks, List.of());
+    }
 
     /**
      * This suite restricted to some benchmarks and variants (seq always stays: it is the reference).
@@ -46,7 +61,7 @@ public record Suite(String name, String title, List<Benchmark<?, ?>> benchmarks)
                 out.add(variantNames == null ? b : Filtered.of(b, variantNames));
             }
         }
-        return new Suite(name, title, out);
+        return new Suite(name, title, out, targets);
     }
 
     /** A benchmark showing only some of its variants. */

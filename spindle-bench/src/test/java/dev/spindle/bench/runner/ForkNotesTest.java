@@ -50,7 +50,7 @@ class ForkNotesTest {
         String notes = ReportWriter.forkNotes(r);
         assertEquals("- Knapsack spindle P=1: fork medians 460, 814, 470 ms; bytes per future 0.0, 80.0, 0.0\n", notes);
         assertTrue(ReportWriter.table(r).contains(notes), "the terminal table lists it");
-        ReportWriter.writeMarkdown(r, dir.resolve("results.md"), "./spindle bench");
+        ReportWriter.writeMarkdown(r, dir.resolve("results.md"), "./spindle bench", "");
         assertTrue(Files.readString(dir.resolve("results.md")).contains(notes), "results.md lists it");
         ReportWriter.writeJson(r, dir.resolve("results.json"));
         String json = Files.readString(dir.resolve("results.json"));
