@@ -64,9 +64,10 @@ final class Progress {
             return;
         }
         int width = 30;
-        int filled = (int) (width * done / total);
+        long shown = Math.min(done, total);          // timed runs made again after a compilation add steps
+        int filled = (int) (width * shown / total);
         out.print("\r[" + "#".repeat(filled) + ".".repeat(width - filled) + "] "
-                + String.format("%3d%% ", 100 * done / total) + label + "\u001b[K");
+                + String.format("%3d%% ", 100 * shown / total) + label + "\u001b[K");
         out.flush();
     }
 

@@ -365,6 +365,7 @@ final class Runner {
         boolean timing = false;
         boolean compiling = false;
         long timedJitMs = 0;
+        int restarts = 0;
         try (Variant.Instance<I, R> inst = v.open(p)) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
@@ -395,15 +396,24 @@ final class Runner {
                 long t1 = System.nanoTime();
                 boolean counted = timing || warmed < warmup.min();
                 long jit1 = Warmup.jitMillis();
-                if (timing) {
+                long runJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
+                if (timing && warmup.restartsTiming(t1 - t0, runJitMs, restarts, warmNs)) {
+                    // The JIT compiled during this timed run: it and the timed runs before it
+                    // count as warm-up, and timing starts again (Warmup.restartsTiming).
+                    restarts++;
+                    warmed += timedDone + 1;
+                    warmNs += t1 - t0;
+                    timedDone = 0;
+                    timedJitMs = 0;
+                } else if (timing) {
                     times[timedDone++] = (t1 - t0) / 1e6;
-                    timedJitMs += jit0 < 0 || jit1 < 0 ? 0 : jit1 - jit0;
+                    timedJitMs += Math.max(0, runJitMs);
                 } else {
                     compiling = CompilerQueue.busy();
                     warmed++;
                     lastNs = t1 - t0;
                     warmNs += lastNs;
-                    lastJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
+                    lastJitMs = runJitMs;
                 }
                 if (reference[0] == null) {
                     reference[0] = r;
@@ -421,6 +431,7 @@ final class Runner {
             perRun.put("jit_ms", (double) timedJitMs);
             perRun.replaceAll((k, val) -> val / runs);
             perRun.put("warmup_runs", (double) warmed);
+            perRun.put("timing_restarts", (double) restarts);
         }
         if (error != null) {
             for (int i = steps; i < warmup.min() + runs; i++) {

@@ -129,6 +129,39 @@ record Warmup(int min, long minNanos, int max, int jitRuns) {
         return lastJitMs > QUIET_MS && lastJitMs > QUIET_FRACTION * lastRunNs / 1e6;
     }
 
+    /** Most times one measurement starts its timed runs again (see {@link #restartsTiming}). */
+    static final int MAX_RESTARTS = 10;
+
+    /**
+     * Decides whether a timed run during which the JIT compiled is thrown away, with the timed runs
+     * before it, so that timing starts again: when the run's compilation is not quiet (the same
+     * rule as for a warm-up run), the warm-up is not a fixed count, fewer than
+     * {@link #MAX_RESTARTS} restarts were made and the warm-up, these runs included, has spent less
+     * than {@link #BUDGET_NANOS}.
+     *
+     * <p>Why: no warm-up rule sees a compilation coming. A method reaches C2 when its own call
+     * count crosses a threshold, and a program that calls many small methods a few times per run
+     * can bring one of them there in any run. Seed 003's Stress calls each of its loop bodies once
+     * per chunk: with 16,000 warm-up loops, the 40-loop row's bodies reached C2's 5,000 calls under
+     * the guided schedule (12–15 chunks per loop) just as timing began, and the timed runs carried
+     * 3–5 ms of compilation each (0.157–0.207 ms per loop against 0.133 at 256 loops); with
+     * 20,000, guided was level and the auto schedule's 128-loop row met the same fate (0.215 ms per
+     * loop, 16 ms of compilation per 27-ms run; docs/PERFORMANCE.md, loops suite, "Stress: timed
+     * runs with the compiler in them").
+     *
+     * @param runNs     the timed run's wall time
+     * @param runJitMs  compilation time during it, or -1 if the JVM does not say
+     * @param restarts  restarts made so far for this measurement
+     * @param warmNs    warm-up time spent so far, not counting this run
+     * @return whether to time again from the next run
+     */
+    boolean restartsTiming(long runNs, long runJitMs, int restarts, long warmNs) {
+        if (minNanos == 0 || runJitMs < 0 || restarts >= MAX_RESTARTS || warmNs + runNs >= BUDGET_NANOS) {
+            return false;
+        }
+        return runJitMs > QUIET_MS && runJitMs > QUIET_FRACTION * runNs / 1e6;
+    }
+
     /** @return the JVM's total compilation time so far in milliseconds, or -1 if it does not say */
     static long jitMillis() {
         return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;

@@ -95,6 +95,19 @@ class WarmupTest {
     }
 
     @Test
+    void aTimedRunWithTheCompilerInItStartsTimingAgain() {
+        Warmup w = new Warmup(2, 1_000_000_000L, 200);
+        long run = 6_000_000L;                                      // a 6-ms run, as Stress-40's
+        assertTrue(w.restartsTiming(run, 5, 0, 2_000_000_000L), "5 ms of compilation in a 6-ms run");
+        assertFalse(w.restartsTiming(run, Warmup.QUIET_MS, 0, 2_000_000_000L), "at the quiet threshold");
+        assertFalse(w.restartsTiming(10L * RUN_NS, 4, 0, 2_000_000_000L), "4 ms in a 500-ms run is under 1%");
+        assertFalse(w.restartsTiming(run, -1, 0, 2_000_000_000L), "a JVM that does not report compilation time");
+        assertFalse(w.restartsTiming(run, 5, Warmup.MAX_RESTARTS, 2_000_000_000L), "the restarts are bounded");
+        assertFalse(w.restartsTiming(run, 5, 0, Warmup.BUDGET_NANOS - run), "and so is the warm-up's time");
+        assertFalse(new Warmup(5, 0L, 5).restartsTiming(run, 5, 0, 0), "a fixed count times what it gets");
+    }
+
+    @Test
     void noWarmUpMeansNone() {
         assertFalse(new Warmup(0, 0L, 30).another(0, 0, -1, 0, false), "--warmup 0 measures the first run");
     }
