@@ -65,20 +65,13 @@ public interface Figure {
     static Figure bestSpeedup(String bench, List<String> variants, int workers) {
         return run -> {
             OptionalDouble ts = run.medianMs(bench, "seq", RunFigures.ANY_WORKERS);
-            String best = null;
-            double bestTp = Double.POSITIVE_INFINITY;
-            for (String v : variants) {
-                OptionalDouble tp = run.medianMs(bench, v, workers);
-                if (tp.isPresent() && tp.getAsDouble() < bestTp) {
-                    bestTp = tp.getAsDouble();
-                    best = v;
-                }
-            }
-            if (ts.isEmpty() || best == null) {
+            Optional<Map.Entry<String, Double>> best = fastest(run, bench, variants, workers);
+            if (ts.isEmpty() || best.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(new Reading(ts.getAsDouble() / bestTp,
-                    "seq " + ms(ts.getAsDouble()) + " / " + row(best, workers) + " " + ms(bestTp) + " ms (best of " + variants.size() + ")"));
+            double tp = best.get().getValue();
+            return Optional.of(new Reading(ts.getAsDouble() / tp, "seq " + ms(ts.getAsDouble()) + " / "
+                    + row(best.get().getKey(), workers) + " " + ms(tp) + " ms (best of " + variants.size() + ")"));
         };
     }
 
@@ -95,20 +88,13 @@ public interface Figure {
     static Figure overBest(String bench, String variant, List<String> others, int workers) {
         return run -> {
             OptionalDouble t = run.medianMs(bench, variant, workers);
-            String best = null;
-            double bestTp = Double.POSITIVE_INFINITY;
-            for (String v : others) {
-                OptionalDouble tp = run.medianMs(bench, v, workers);
-                if (tp.isPresent() && tp.getAsDouble() < bestTp) {
-                    bestTp = tp.getAsDouble();
-                    best = v;
-                }
-            }
-            if (t.isEmpty() || best == null) {
+            Optional<Map.Entry<String, Double>> best = fastest(run, bench, others, workers);
+            if (t.isEmpty() || best.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(new Reading(t.getAsDouble() / bestTp,
-                    row(variant, workers) + " " + ms(t.getAsDouble()) + " / " + row(best, workers) + " " + ms(bestTp) + " ms"));
+            double tp = best.get().getValue();
+            return Optional.of(new Reading(t.getAsDouble() / tp, row(variant, workers) + " " + ms(t.getAsDouble()) + " / "
+                    + row(best.get().getKey(), workers) + " " + ms(tp) + " ms"));
         };
     }
 
@@ -160,6 +146,18 @@ public interface Figure {
             return Optional.of(new Reading(max / min, row(variant, workers) + " ms per loop at "
                     + String.join(" / ", rows.values().stream().map(String::valueOf).toList()) + " loops: " + String.join(", ", cells)));
         };
+    }
+
+    /** The variant of {@code variants} with the least median at {@code workers}, and that median. */
+    private static Optional<Map.Entry<String, Double>> fastest(RunFigures run, String bench, List<String> variants, int workers) {
+        Map.Entry<String, Double> best = null;
+        for (String v : variants) {
+            OptionalDouble tp = run.medianMs(bench, v, workers);
+            if (tp.isPresent() && (best == null || tp.getAsDouble() < best.getValue())) {
+                best = Map.entry(v, tp.getAsDouble());
+            }
+        }
+        return Optional.ofNullable(best);
     }
 
     private static String row(String variant, int workers) {
