@@ -403,6 +403,9 @@ final class Runner {
                     restarts++;
                     warmed += timedDone + 1;
                     warmNs += t1 - t0;
+                    for (int i = 0; i < timedDone; i++) {
+                        warmNs += (long) (times[i] * 1e6);
+                    }
                     timedDone = 0;
                     timedJitMs = 0;
                 } else if (timing) {
