@@ -83,47 +83,38 @@ public final class TargetsCommand implements Callable<Integer> {
      * median of those, and in how many of them it was met.
      */
     static String across(List<String> names, List<List<Target.Outcome>> judged) {
-        Map<String, List<Target.Outcome>> byTarget = new LinkedHashMap<>();
-        for (List<Target.Outcome> run : judged) {
-            for (Target.Outcome o : run) {
-                byTarget.computeIfAbsent("#" + o.target().issue() + "  " + o.target().describe(), k -> new ArrayList<>());
-            }
-        }
+        Map<String, Target.Outcome[]> byTarget = new LinkedHashMap<>();    // each target measured somewhere: its outcome per run
         for (int i = 0; i < judged.size(); i++) {
             for (Target.Outcome o : judged.get(i)) {
-                List<Target.Outcome> l = byTarget.get("#" + o.target().issue() + "  " + o.target().describe());
-                while (l.size() < i) {
-                    l.add(null);
+                if (o.measured()) {
+                    byTarget.computeIfAbsent("#" + o.target().issue() + "  " + o.target().describe(),
+                            k -> new Target.Outcome[judged.size()])[i] = o;
                 }
-                l.add(o);
             }
         }
         StringBuilder sb = new StringBuilder("Targets over " + judged.size() + " runs:\n");
         for (int i = 0; i < names.size(); i++) {
             sb.append("  run ").append(i + 1).append(": ").append(names.get(i)).append('\n');
         }
-        byTarget.values().removeIf(l -> l.stream().noneMatch(o -> o != null && o.measured()));
         int w = byTarget.keySet().stream().mapToInt(String::length).max().orElse(0);
-        for (Map.Entry<String, List<Target.Outcome>> e : byTarget.entrySet()) {
-            List<Target.Outcome> l = e.getValue();
+        for (Map.Entry<String, Target.Outcome[]> e : byTarget.entrySet()) {
             List<Double> values = new ArrayList<>();
-            List<String> cells = new ArrayList<>();
+            StringBuilder cells = new StringBuilder();
             int met = 0;
-            for (int i = 0; i < judged.size(); i++) {
-                Target.Outcome o = i < l.size() ? l.get(i) : null;
-                if (o == null || !o.measured()) {
-                    cells.add(String.format("%7s", "-"));
+            Target t = null;
+            for (Target.Outcome o : e.getValue()) {
+                if (o == null) {
+                    cells.append(String.format("%7s", "-"));
                     continue;
                 }
-                values.add(o.reading().get().value());
-                cells.add(String.format("%7s", o.value() + (o.met() ? " " : "*")));
+                t = o.target();
+                values.add(o.reading().orElseThrow().value());
+                cells.append(String.format("%7s", o.value() + (o.met() ? " " : "*")));
                 met += o.met() ? 1 : 0;
             }
-            Target t = l.stream().filter(o -> o != null).findFirst().orElseThrow().target();
             double median = median(values);
-            boolean medianMet = t.metBy(median);
-            sb.append(String.format(Locale.ROOT, "  %-" + w + "s %s   median %s (%s), met in %d of %d%n", e.getKey(),
-                    String.join("", cells), Target.format(median), medianMet ? "met" : "missed", met, values.size()));
+            sb.append(String.format(Locale.ROOT, "  %-" + w + "s %s   median %s (%s), met in %d of %d%n", e.getKey(), cells,
+                    Target.format(median), t.metBy(median) ? "met" : "missed", met, values.size()));
         }
         return sb.append("  (* = missed in that run; - = not measured)\n").toString();
     }
