@@ -51,7 +51,7 @@ public final class Report {
     }
 
     /** The median of the figures that are numbers, if any. */
-    private static Optional<Double> median(List<Double> figures) {
+    static Optional<Double> median(List<Double> figures) {
         double[] s = figures.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).sorted().toArray();
         if (s.length == 0) {
             return Optional.empty();
@@ -190,6 +190,6 @@ public final class Report {
     }
 
     static String ms(double v) {
-        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+        return dev.spindle.bench.suite.Figure.ms(v);
     }
 }

@@ -112,16 +112,11 @@ public final class TargetsCommand implements Callable<Integer> {
                 cells.append(String.format("%7s", o.value() + (o.met() ? " " : "*")));
                 met += o.met() ? 1 : 0;
             }
-            double median = median(values);
+            double median = Report.median(values).orElseThrow();
             sb.append(String.format(Locale.ROOT, "  %-" + w + "s %s   median %s (%s), met in %d of %d%n", e.getKey(), cells,
                     Target.format(median), t.metBy(median) ? "met" : "missed", met, values.size()));
         }
         return sb.append("  (* = missed in that run; - = not measured)\n").toString();
-    }
-
-    private static double median(List<Double> v) {
-        double[] s = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     /**

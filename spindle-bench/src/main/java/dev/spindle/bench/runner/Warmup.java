@@ -126,7 +126,7 @@ record Warmup(int min, long minNanos, int max, int jitRuns) {
         if (lastJitMs < 0) {
             return false;
         }
-        return lastJitMs > QUIET_MS && lastJitMs > QUIET_FRACTION * lastRunNs / 1e6;
+        return compiled(lastRunNs, lastJitMs);
     }
 
     /** Most times one measurement starts its timed runs again (see {@link #restartsTiming}). */
@@ -159,7 +159,12 @@ record Warmup(int min, long minNanos, int max, int jitRuns) {
         if (minNanos == 0 || runJitMs < 0 || restarts >= MAX_RESTARTS || warmNs + runNs >= BUDGET_NANOS) {
             return false;
         }
-        return runJitMs > QUIET_MS && runJitMs > QUIET_FRACTION * runNs / 1e6;
+        return compiled(runNs, runJitMs);
+    }
+
+    /** The rule both use: more than {@link #QUIET_MS} and more than {@link #QUIET_FRACTION} of the run. */
+    private static boolean compiled(long runNs, long jitMs) {
+        return jitMs > QUIET_MS && jitMs > QUIET_FRACTION * runNs / 1e6;
     }
 
     /** @return the JVM's total compilation time so far in milliseconds, or -1 if it does not say */

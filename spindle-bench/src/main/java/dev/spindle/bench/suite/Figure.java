@@ -164,7 +164,12 @@ public interface Figure {
         return workers == RunFigures.ANY_WORKERS ? variant : variant + " P=" + workers;
     }
 
-    /** Milliseconds with three significant figures or so, as the runner's tables print them. */
+    /**
+     * Milliseconds with three significant figures or so, as the runner's tables print them.
+     *
+     * @param v milliseconds
+     * @return them formatted
+     */
     static String ms(double v) {
         return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
     }
