@@ -194,6 +194,23 @@ public class LazyFuture<T> implements Future<T> {
         this.owner = s.owner;
     }
 
+    /**
+     * The handle of a future a woven serial copy ran at its creation on thread {@code t}, the
+     * calling thread ({@link SerialFutures}), with its final {@code cell}: numbered after its body
+     * ran. A constructor, which C2 inlines at any call site, so that escape analysis removes it.
+     */
+    LazyFuture(Thread t, Object cell) {
+        this(t, LatentStack.of(t), cell);
+    }
+
+    private LazyFuture(Thread t, LatentStack s, Object cell) {
+        this.region = s.currentRegion();
+        this.number = s.nextNumber();
+        this.body = NO_BODY;
+        this.owner = t;
+        CELL.setRelease(this, cell);
+    }
+
     /** A handle on a future whose outcome is known, for reports. */
     static LazyFuture<?> view(ExposedFutures region, long number, Object outcome) {
         LazyFuture<?> f = new LazyFuture<>(region, number, NO_BODY);
@@ -328,7 +345,7 @@ public class LazyFuture<T> implements Future<T> {
      * helper shared by all four would have to be given the handle.
      */
     @SuppressWarnings("unchecked")
-    private T touchLatent() {
+    T touchLatent() {
         if (cell != null || owner != Thread.currentThread()) {
             return touchShared();                          // touched again, running, or not the owner
         }

@@ -39,10 +39,24 @@ public final class LongFuture extends LazyFuture<Long> {
     }
 
     /** The handle of a future run at its creation: its outcome {@code cell}, and its value's raw bits. */
-    private LongFuture(ExposedFutures region, long number, Object cell, long bits) {
+    LongFuture(ExposedFutures region, long number, Object cell, long bits) {
         super(region, number, NO_BODY);
         value = bits;
         CELL.setRelease(this, cell);                       // after the value, as above
+    }
+
+    /**
+     * The handle of a future a woven serial copy ran at its creation on thread {@code t}, the
+     * calling thread ({@link SerialFutures}): numbered after its body ran, with the value's raw bits.
+     */
+    LongFuture(Thread t, long bits) {
+        this(t, LatentStack.of(t), bits);
+    }
+
+    private LongFuture(Thread t, LatentStack s, long bits) {
+        super(s.currentRegion(), s.nextNumber(), NO_BODY, t);
+        value = bits;
+        CELL.setRelease(this, Outcome.IN_HANDLE);          // after the value, as above
     }
 
     /**

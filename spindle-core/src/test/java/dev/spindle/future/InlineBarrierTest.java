@@ -58,6 +58,27 @@ class InlineBarrierTest {
     }
 
     /**
+     * What a woven serial method calls for each future it makes in place, and its prologue: within
+     * {@code MaxInlineSize}, so that C2 inlines them at any call site and removes the handle
+     * ({@link SerialFutures}).
+     */
+    @Test
+    void theSerialMethodsCallsFitC2sSmallMethodLimit() throws IOException {
+        int limit = Math.min(35, vmFlag("MaxInlineSize", 35));
+        String[][] methods = {
+                {"mayKeepLatent", "()Z"},
+                {"ran", "(Ljava/lang/Object;)Ldev/spindle/future/LazyFuture;"},
+                {"ranLong", "(J)Ldev/spindle/future/LongFuture;"},
+                {"ranInt", "(I)Ldev/spindle/future/IntFuture;"},
+                {"ranDouble", "(D)Ldev/spindle/future/DoubleFuture;"},
+                {"touch", "(Ldev/spindle/future/LazyFuture;)Ljava/lang/Object;"},
+        };
+        for (String[] m : methods) {
+            assertInlinable(SerialFutures.class, m[0], m[1], limit, "the handle can be removed");
+        }
+    }
+
+    /**
      * The object future's creation runs the body in the caller's compiled code through methods
      * within {@code MaxInlineSize}, so that where the latent path never ran C2 removes the
      * caller's lambda too (the methods' Javadoc; PERFORMANCE.md, futures suite, "The body run

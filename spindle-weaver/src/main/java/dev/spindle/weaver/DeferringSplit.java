@@ -4,24 +4,15 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FrameNode;
-import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
-import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.LineNumberNode;
-import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TryCatchBlockNode;
-import org.objectweb.asm.tree.VarInsnNode;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The last rewrite of a woven method: splits it into a <em>serial</em> method and a
@@ -54,6 +45,8 @@ import java.util.Map;
 final class DeferringSplit {
     /** The type of the copy's extra parameter. */
     static final String MARKER = "L" + MethodWeaver.CALL + ";";
+    /** The question the serial method's prologue asks. */
+    private static final MethodSplit.Question ASK = new MethodSplit.Question(MethodWeaver.CALL, "mayDefer");
 
     private DeferringSplit() {
     }
@@ -72,20 +65,20 @@ final class DeferringSplit {
         if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255 || !defers(mn)) {
             return null;
         }
-        ResumePoint resume = ResumePoint.find(cn, mn, argSlots);
+        ResumePoint resume = ResumePoint.find(cn, mn, argSlots, DeferringSplit::isBegin);
         if (resume != null) {
             mn.instructions.insertBefore(resume.at(), resume.label());
         }
-        MethodNode copy = copyWithMarker(mn, argSlots, resume);
+        MethodNode copy = MethodSplit.copyWithMarker(mn, argSlots, resume, MARKER);
         if (resume != null) {
             UnreachableCode.remove(copy);                    // the prefix it jumps over
         }
         serialize(mn);
         DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot());
         if (resume != null) {
-            addResumingPrologue(cn, mn, copy, isStatic, resume);
+            MethodSplit.addResumingPrologue(cn, mn, copy, isStatic, resume, ASK);
         } else {
-            addPrologue(cn, mn, copy, isStatic, argSlots);
+            MethodSplit.addPrologue(cn, mn, copy, isStatic, argSlots, ASK);
         }
         return copy;
     }
@@ -103,71 +96,6 @@ final class DeferringSplit {
     /** True for a {@code FutureCall.begin} call: a declaration that may defer. */
     static boolean isBegin(AbstractInsnNode i) {
         return i instanceof MethodInsnNode m && m.owner.equals(MethodWeaver.CALL) && m.name.equals("begin");
-    }
-
-    /**
-     * The woven body, under the same name, with a trailing null marker parameter in slot
-     * {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
-     * live there as further parameters, stored into their slots before a jump to that point.
-     */
-    private static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume) {
-        Type[] args = Type.getArgumentTypes(mn.desc);
-        List<Type> params = new ArrayList<>(java.util.Arrays.asList(args));
-        params.add(Type.getType(MARKER));
-        int shift = 1;
-        if (resume != null) {
-            for (ResumePoint.Local x : resume.passed()) {
-                params.add(x.type());
-                shift += x.type().getSize();
-            }
-        }
-        String desc = Type.getMethodDescriptor(Type.getReturnType(mn.desc), params.toArray(new Type[0]));
-        int access = (mn.access & (Opcodes.ACC_STATIC | Opcodes.ACC_STRICT)) | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
-        String[] exceptions = mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]);
-        MethodNode copy = new MethodNode(Opcodes.ASM9, access, mn.name, desc, null, exceptions);
-        Map<LabelNode, LabelNode> labels = new HashMap<>();
-        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof LabelNode l) {
-                labels.put(l, new LabelNode());
-            }
-        }
-        if (resume != null) {
-            // the resumed locals, from their parameter slots into their own, then on at the point
-            int from = argSlots + 1;
-            for (ResumePoint.Local x : resume.passed()) {
-                copy.instructions.add(new VarInsnNode(x.type().getOpcode(Opcodes.ILOAD), from));
-                copy.instructions.add(new VarInsnNode(x.type().getOpcode(Opcodes.ISTORE), x.slot() + shift));
-                from += x.type().getSize();
-            }
-            for (int slot : resume.nulls()) {
-                copy.instructions.add(new InsnNode(Opcodes.ACONST_NULL));
-                copy.instructions.add(new VarInsnNode(Opcodes.ASTORE, slot + shift));
-            }
-            copy.instructions.add(new JumpInsnNode(Opcodes.GOTO, labels.get(resume.label())));
-        }
-        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof FrameNode) {
-                continue;                                        // frames: recomputed by the writer
-            }
-            AbstractInsnNode c = i.clone(labels);
-            if (c instanceof VarInsnNode v && v.var >= argSlots) {
-                v.var += shift;
-            } else if (c instanceof IincInsnNode v && v.var >= argSlots) {
-                v.var += shift;
-            }
-            copy.instructions.add(c);
-        }
-        for (TryCatchBlockNode t : mn.tryCatchBlocks) {
-            copy.tryCatchBlocks.add(new TryCatchBlockNode(labels.get(t.start), labels.get(t.end), labels.get(t.handler), t.type));
-        }
-        if (mn.localVariables != null) {
-            copy.localVariables = new ArrayList<>();
-            for (LocalVariableNode v : mn.localVariables) {
-                copy.localVariables.add(new LocalVariableNode(v.name, v.desc, v.signature, labels.get(v.start), labels.get(v.end),
-                        v.index >= argSlots ? v.index + shift : v.index));
-            }
-        }
-        return copy;
     }
 
     /**
@@ -207,124 +135,4 @@ final class DeferringSplit {
         UnreachableCode.remove(mn);
     }
 
-    /**
-     * {@code if (FutureCall.mayDefer()) return copy(args…, null);} at the method's entry — or just
-     * after a leading base case, so that the leaves of a recursion do not ask: past the longest
-     * prefix that only reads locals, constants, fields and array elements, writes locals that are
-     * not parameters (the woven handles' initialization), computes, compares, branches within
-     * itself and returns (fib's {@code if (n < 2) return n;}, a tree walk's
-     * {@code if (node == null) return 0;}). The copy runs that prefix again from the same
-     * parameters; nothing in it has an effect, and a value it reads again is one the first read
-     * could have seen.
-     */
-    private static void addPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic, int argSlots) {
-        AbstractInsnNode at = afterPurePrefix(mn, argSlots);
-        InsnList p = new InsnList();
-        LabelNode start = new LabelNode();
-        p.add(start);
-        if (at == null) {
-            // at the entry no line is in effect yet: the method's first; past a prefix the line in
-            // effect stays, so the rest of that statement keeps its own line
-            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-                if (i instanceof LineNumberNode ln) {
-                    p.add(new LineNumberNode(ln.line, start));
-                    break;
-                }
-            }
-        }
-        p.add(askThenRunCopy(cn, mn, copy, isStatic, List.of()));
-        if (at == null) {
-            mn.instructions.insert(p);
-        } else {
-            mn.instructions.insertBefore(at, p);
-        }
-    }
-
-    /**
-     * {@code if (FutureCall.mayDefer()) return copy(args…, null, locals…);} at the resume point: the
-     * copy goes on from there with this frame's parameters and locals, so what the method did
-     * before — whatever it was — is not done again.
-     */
-    private static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
-            ResumePoint resume) {
-        // after the label: it stays where the copy jumps to
-        mn.instructions.insert(resume.label(), askThenRunCopy(cn, mn, copy, isStatic, resume.passed()));
-    }
-
-    /**
-     * {@code if (FutureCall.mayDefer()) return copy(args…, null, passed…);}: the parameters from
-     * their slots, the null marker, then the passed locals.
-     */
-    private static InsnList askThenRunCopy(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
-            List<ResumePoint.Local> passed) {
-        InsnList p = new InsnList();
-        LabelNode serial = new LabelNode();
-        p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDefer", "()Z", false));
-        p.add(new JumpInsnNode(Opcodes.IFEQ, serial));
-        int slot = 0;
-        if (!isStatic) {
-            p.add(new VarInsnNode(Opcodes.ALOAD, 0));
-            slot = 1;
-        }
-        for (Type t : Type.getArgumentTypes(mn.desc)) {
-            p.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
-            slot += t.getSize();
-        }
-        p.add(new InsnNode(Opcodes.ACONST_NULL));
-        for (ResumePoint.Local x : passed) {
-            p.add(new VarInsnNode(x.type().getOpcode(Opcodes.ILOAD), x.slot()));
-        }
-        p.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, cn.name, copy.name, copy.desc, false));
-        p.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
-        p.add(serial);
-        return p;
-    }
-
-    /**
-     * The first instruction after the method's pure prefix (see {@link #addPrologue}), or null to
-     * ask at the entry: the prefix must contain a return, and its branches must stay inside it.
-     */
-    private static AbstractInsnNode afterPurePrefix(MethodNode mn, int argSlots) {
-        InsnList l = mn.instructions;
-        AbstractInsnNode end = null;
-        boolean returns = false;
-        List<LabelNode> targets = new ArrayList<>();
-        for (AbstractInsnNode i = l.getFirst(); i != null; i = i.getNext()) {
-            int op = i.getOpcode();
-            if (op < 0) {
-                continue;                                              // labels, lines, frames
-            }
-            boolean pure = op >= Opcodes.ACONST_NULL && op <= Opcodes.LDC                 // constants
-                    || op >= Opcodes.ILOAD && op <= Opcodes.ALOAD                            // any local
-                    || op >= Opcodes.ISTORE && op <= Opcodes.ASTORE && ((VarInsnNode) i).var >= argSlots
-                    || op == Opcodes.IINC && ((IincInsnNode) i).var >= argSlots
-                    || op >= Opcodes.IADD && op <= Opcodes.LXOR                            // arithmetic
-                    || op >= Opcodes.I2L && op <= Opcodes.DCMPG                            // conversions, compares
-                    || op >= Opcodes.IALOAD && op <= Opcodes.SALOAD                         // reads: their values
-                    || op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC || op == Opcodes.ARRAYLENGTH // are recomputed
-                    || op == Opcodes.INSTANCEOF || op == Opcodes.CHECKCAST                  // by the copy
-                    || op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
-            if (i instanceof JumpInsnNode j && op != Opcodes.JSR) {
-                targets.add(j.label);
-                pure = true;
-            }
-            if (!pure) {
-                end = i;
-                break;
-            }
-            returns |= op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
-        }
-        if (end == null || !returns) {
-            return null;
-        }
-        int limit = l.indexOf(end);
-        for (LabelNode t : targets) {
-            if (l.indexOf(t) > limit) {
-                return null;                                           // a branch skips the point
-            }
-        }
-        // right before the first impure instruction, after any label in front of it: the
-        // prefix's branches to those labels reach the prologue
-        return end;
-    }
 }

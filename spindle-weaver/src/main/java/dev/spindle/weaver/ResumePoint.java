@@ -17,6 +17,7 @@ import org.objectweb.asm.tree.analysis.Frame;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Where a split method asks whether to defer when its base case is not pure: just after the last
@@ -54,14 +55,15 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
      * @param cn       the class
      * @param mn       the woven method, before the split changes it
      * @param argSlots slots of its parameters, the receiver included
+     * @param isSite   what counts as a future's declaration
      */
-    static ResumePoint find(ClassNode cn, MethodNode mn, int argSlots) {
+    static ResumePoint find(ClassNode cn, MethodNode mn, int argSlots, Predicate<AbstractInsnNode> isSite) {
         InsnList l = mn.instructions;
         AbstractInsnNode firstBegin = null;
         AbstractInsnNode lastReturn = null;
         for (AbstractInsnNode i = l.getFirst(); i != null && firstBegin == null; i = i.getNext()) {
             int op = i.getOpcode();
-            if (DeferringSplit.isBegin(i)) {
+            if (isSite.test(i)) {
                 firstBegin = i;
             } else if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) {
                 lastReturn = i;

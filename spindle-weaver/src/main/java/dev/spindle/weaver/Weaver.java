@@ -50,7 +50,7 @@ public final class Weaver {
      * @throws InvalidClassFileException if the bytes are not a class file this weaver can read
      */
     public WeaveResult weave(byte[] classFile) {
-        return weave(classFile, List.of());
+        return weave(classFile, List.of(), List.of());
     }
 
     /**
@@ -58,9 +58,11 @@ public final class Weaver {
      * their woven code would exceed the JVM's limit of 65535 bytes per method. Which ones do is
      * known only when the class is written, so {@link #weave(byte[])} writes it, and on ASM's
      * {@link MethodTooLargeException} weaves it again without that method — a method is rewritten
-     * whole or not at all.
+     * whole or not at all. A method split only for its object-API futures ({@link SerialFutureSplit})
+     * is an optimization, not a request: one that would be too large is left as written, in
+     * {@code unsplit} ({@code name + desc}), and refused nothing.
      */
-    private WeaveResult weave(byte[] classFile, List<Refusal> tooLarge) {
+    private WeaveResult weave(byte[] classFile, List<Refusal> tooLarge, List<String> unsplit) {
         ClassReader reader;
         ClassNode cn = new ClassNode();
         try {
@@ -87,7 +89,8 @@ public final class Weaver {
         List<MethodNode> targets = new ArrayList<>();
         refusals.addAll(tooLarge);
         for (MethodNode mn : cn.methods) {
-            if (mn.instructions.size() > 0 && FutureVariableFinder.mentions(mn) && !refused(tooLarge, mn)) {
+            if (mn.instructions.size() > 0 && (FutureVariableFinder.mentions(mn)
+                    || SerialFutureSplit.mentions(mn) && !unsplit.contains(mn.name + mn.desc)) && !refused(tooLarge, mn)) {
                 targets.add(mn);
             }
         }
@@ -104,8 +107,14 @@ public final class Weaver {
         for (MethodNode mn : targets) {
             String method = mn.name + mn.desc;
             try {
-                List<FutureVariable> vars = FutureVariableFinder.find(mn);
+                List<FutureVariable> vars = FutureVariableFinder.mentions(mn) ? FutureVariableFinder.find(mn) : List.of();
                 if (vars.isEmpty()) {
+                    int inPlace = countFactories(mn);
+                    MethodNode deferring = inPlace == 0 ? null : SerialFutureSplit.split(cn, mn);
+                    if (deferring != null) {
+                        bodies.add(deferring);
+                        woven.add(new WovenMethod(className, method, 0, 0, inPlace - countFactories(mn)));
+                    }
                     continue;
                 }
                 MethodWeaver w = new MethodWeaver(cn, mn, vars, site);
@@ -141,6 +150,9 @@ public final class Weaver {
             cn.accept(cw);
             return new WeaveResult(className, cw.toByteArray(), woven, refusals, false);
         } catch (ClassHierarchy.TypeNotFoundException e) {
+            if (woven.stream().allMatch(m -> m.variables() == 0)) {
+                return new WeaveResult(className, null, List.of(), refusals, false);   // only optimizations: left as written
+            }
             List<Refusal> all = new ArrayList<>(refusals);
             all.add(new Refusal(className, null, -1, e.getMessage()));
             return new WeaveResult(className, null, List.of(), all, false);
@@ -150,17 +162,36 @@ public final class Weaver {
                 throw new IllegalStateException("woven " + className + "." + e.getMethodName() + e.getDescriptor()
                         + " is too large and is not a method the weaver rewrote", e);
             }
+            if (!FutureVariableFinder.mentions(original)) {
+                List<String> more = new ArrayList<>(unsplit);
+                more.add(original.name + original.desc);
+                return weave(classFile, tooLarge, more);
+            }
             List<Refusal> more = new ArrayList<>(tooLarge);
             more.add(new Refusal(className, original.name + original.desc, firstLine(original),
                     "woven, its code would take " + e.getCodeSize() + " bytes, over the JVM's limit of 65535 bytes"
                             + " per method; move part of it into a method of its own"));
-            return weave(classFile, more);
+            return weave(classFile, more, unsplit);
         } catch (ClassTooLargeException e) {
+            if (woven.stream().allMatch(m -> m.variables() == 0)) {
+                return new WeaveResult(className, null, List.of(), refusals, false);
+            }
             List<Refusal> all = new ArrayList<>(refusals);
             all.add(new Refusal(className, null, -1, "woven, the class would need " + e.getConstantPoolCount()
                     + " constant pool entries, over the JVM's limit of 65535; split the class"));
             return new WeaveResult(className, null, List.of(), all, false);
         }
+    }
+
+    /** Factory calls of the object API left in {@code mn}: before and after a split, the difference is what it rewrote. */
+    private static int countFactories(MethodNode mn) {
+        int n = 0;
+        for (var insn = mn.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+            if (SerialFutureSplit.isFactory(insn)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static boolean refused(List<Refusal> refusals, MethodNode mn) {
@@ -181,7 +212,8 @@ public final class Weaver {
     private static MethodNode originalOf(List<MethodNode> targets, String name, String desc) {
         for (MethodNode mn : targets) {
             if (mn.name.equals(name) && (mn.desc.equals(desc)
-                    || desc.startsWith(mn.desc.substring(0, mn.desc.indexOf(')')) + DeferringSplit.MARKER))) {
+                    || desc.startsWith(mn.desc.substring(0, mn.desc.indexOf(')')) + DeferringSplit.MARKER)
+                    || desc.startsWith(mn.desc.substring(0, mn.desc.indexOf(')')) + SerialFutureSplit.MARKER))) {
                 return mn;
             }
         }

@@ -603,6 +603,74 @@ class WeaverTest {
         }
     }
 
+    // ------------------------------------------------------------------ the object API's serial split
+
+    private static org.objectweb.asm.tree.ClassNode node(byte[] b) {
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(b).accept(cn, 0);
+        return cn;
+    }
+
+    private static List<org.objectweb.asm.tree.MethodNode> methodsNamed(org.objectweb.asm.tree.ClassNode cn, String name) {
+        return cn.methods.stream().filter(m -> m.name.equals(name)).toList();
+    }
+
+    private static List<String> calls(org.objectweb.asm.tree.MethodNode mn) {
+        List<String> c = new java.util.ArrayList<>();
+        for (var i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof org.objectweb.asm.tree.MethodInsnNode m) {
+                c.add(m.owner + "." + m.name);
+            } else if (i instanceof org.objectweb.asm.tree.InvokeDynamicInsnNode d) {
+                c.add("indy " + d.name);
+            }
+        }
+        return c;
+    }
+
+    @Test
+    void aMethodOfObjectApiFuturesIsSplitIntoASerialMethodAndTheMethodAsWritten() {
+        WeaveResult r = weaver(plain).weave(plain.get("corpus/ObjectFutures"));
+        assertTrue(r.changed(), r.refusals().toString());
+        assertTrue(r.refusals().isEmpty(), r.refusals().toString());
+        assertTrue(r.woven().stream().anyMatch(m -> m.method().equals("fibSupplier(I)I") && m.variables() == 0 && m.inPlace() == 1),
+                r.woven().toString());
+        assertTrue(r.woven().stream().anyMatch(m -> m.toString().equals(
+                "corpus.ObjectFutures.fibIntForms(I)I: split, 2 object-API future calls made in place by its serial method")),
+                r.woven().toString());
+        org.objectweb.asm.tree.ClassNode cn = node(r.bytes());
+
+        // the serial method asks first, then calls the lambda's implementation: no lambda, no factory
+        List<org.objectweb.asm.tree.MethodNode> fib = methodsNamed(cn, "fibSupplier");
+        assertEquals(2, fib.size(), "fibSupplier and its deferring copy");
+        org.objectweb.asm.tree.MethodNode serial = fib.stream().filter(m -> m.desc.equals("(I)I")).findFirst().orElseThrow();
+        org.objectweb.asm.tree.MethodNode deferring = fib.stream().filter(m -> !m.desc.equals("(I)I")).findFirst().orElseThrow();
+        assertEquals("(ILdev/spindle/future/SerialFutures;)I", deferring.desc);
+        assertTrue((deferring.access & org.objectweb.asm.Opcodes.ACC_SYNTHETIC) != 0, "the deferring copy is not synthetic");
+        List<String> sc = calls(serial);
+        assertEquals("dev/spindle/future/SerialFutures.mayKeepLatent", sc.get(0), sc.toString());
+        assertTrue(sc.contains("corpus/ObjectFutures.lambda$fibSupplier$0"), sc.toString());
+        assertTrue(sc.contains("dev/spindle/future/SerialFutures.ran"), sc.toString());
+        assertTrue(sc.contains("dev/spindle/future/SerialFutures.touch"), sc.toString());
+        assertFalse(sc.contains("indy get"), "the serial method still creates the lambda: " + sc);
+        assertFalse(sc.contains("dev/spindle/Spindle.future"), sc.toString());
+        List<String> dc = calls(deferring);
+        assertTrue(dc.contains("indy get") && dc.contains("dev/spindle/Spindle.future"), "the deferring copy is not the method as written: " + dc);
+
+        // a method reference over a reference parameter: called directly after a cast
+        List<String> sum = calls(methodsNamed(cn, "sum").stream().filter(m -> m.desc.equals("(Lcorpus/ObjectFutures$Node;)J"))
+                .findFirst().orElseThrow());
+        assertTrue(sum.contains("corpus/ObjectFutures.sum") && !sum.contains("java/util/function/ToLongFunction.applyAsLong"), sum.toString());
+
+        // a boxing adaptation keeps the interface call; a loop of futures and a full operand stack are not made in place
+        assertTrue(calls(methodsNamed(cn, "shapeBoxingMethodReferenceKeepsTheInterfaceCall").stream()
+                .filter(m -> m.desc.equals("()I")).findFirst().orElseThrow()).contains("java/util/function/Function.apply"));
+        assertEquals(1, methodsNamed(cn, "shapeFuturesInALoopAreNotSplit").size(), "a loop of futures was split");
+        assertEquals(1, methodsNamed(cn, "shapeOperandStackNotEmpty").size(), "a factory over a non-empty stack was made in place");
+
+        // an effect before the base case: the copy resumes after it, with the frame's locals
+        assertTrue(methodsNamed(cn, "visitAll").stream().anyMatch(m -> m.desc.equals("(ILdev/spindle/future/SerialFutures;)I")));
+    }
+
     // ------------------------------------------------------------------ bad input
 
     @Test

@@ -1,0 +1,170 @@
+package dev.spindle.future;
+
+/**
+ * What a woven <em>serial copy</em> calls in place of the object API's future factories: a
+ * future run at its creation, whose body the copy itself has just called in its own code.
+ *
+ * <p>The weaver (its {@code SerialFutureSplit}) copies a method that creates futures through
+ * {@code Spindle.future(…)} and its primitive and call forms into a <em>serial</em> method. In
+ * that copy each such factory call becomes the body's own call — {@code supplier.get()},
+ * {@code fn.applyAsLong(arg)} — in a try/catch, followed by {@link #ranLong(long)} (or its
+ * siblings) with the value, or {@link #failedLong(Throwable)} with the failure. The method
+ * starts with {@code if (SerialFutures.mayKeepLatent()) return deferring(args…);}: a frame
+ * whose futures the stack could keep latent (it holds fewer than it keeps, or a worker asked for
+ * work) runs the method as written, so the runtime decides at every future; every other frame
+ * runs the serial copy. Both are outcomes the runtime may choose — a future may always run at its
+ * creation — so the split changes no semantics; what it changes is the compiled code: the serial
+ * copy has no latent path, so at two workers and more C2 compiles it as at one worker, where
+ * escape analysis removes the lambda and the handle.
+ *
+ * <p>Each method here is within C2's {@code MaxInlineSize}, and the handles are built by
+ * constructors, which C2 inlines at any call-site frequency.
+ */
+public final class SerialFutures {
+
+    /** {@code -Dspindle.future.serialMethods=false}: every frame runs its method as written. */
+    static final boolean SERIAL_METHODS = serialMethods(System.getProperty("spindle.future.serialMethods"));
+
+    private SerialFutures() {
+    }
+
+    /** The switch's value: absent or {@code true} → on, {@code false} → off, anything else refused by name. */
+    static boolean serialMethods(String value) {
+        if (value == null || value.equals("true")) {
+            return true;
+        }
+        if (value.equals("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("spindle.future.serialMethods must be true or false, not \"" + value + "\"");
+    }
+
+    /**
+     * The serial copy's prologue: true if a future created now could be kept latent — the calling
+     * thread's stack holds fewer latent futures than it keeps, or someone asked it for work, or
+     * {@code spindle.spawn=always} — so the frame must run the method as written. Always true
+     * under {@code -Dspindle.future.serialMethods=false}.
+     *
+     * @return whether to run the deferring method
+     */
+    public static boolean mayKeepLatent() {
+        return !SERIAL_METHODS || !LatentStack.current().runsNow();
+    }
+
+    /**
+     * {@link LazyFuture#touch()} as a serial method makes it: the same fast path, in a method of its
+     * own so that its branch profile is the serial methods' alone. There nearly every handle
+     * holds its outcome from its creation, so C2 compiles the other path as a trap and escape
+     * analysis removes the handle; through {@code touch()} itself, whose profile the deferring
+     * methods' latent touches share at two workers, the call that takes the handle was compiled
+     * and the handle allocated (FFT: 40 bytes per future).
+     *
+     * @param f the future
+     * @return its value
+     */
+    public static Object touch(LazyFuture<?> f) {
+        Object c = LazyFuture.CELL.getAcquire(f);
+        if (c == null || f.body != LazyFuture.NO_BODY) {
+            return f.touchLatent();
+        }
+        return Outcome.report(c);
+    }
+
+    /**
+     * A future that ran at its creation and returned {@code value}.
+     *
+     * @param value the body's result
+     * @param <T>   result type
+     * @return its handle
+     */
+    public static <T> LazyFuture<T> ran(Object value) {
+        return new LazyFuture<>(Thread.currentThread(), Outcome.encode(value));
+    }
+
+    /**
+     * A {@code long} future that ran at its creation.
+     *
+     * @param value the body's result
+     * @return its handle
+     */
+    public static LongFuture ranLong(long value) {
+        return new LongFuture(Thread.currentThread(), value);
+    }
+
+    /**
+     * An {@code int} future that ran at its creation.
+     *
+     * @param value the body's result
+     * @return its handle
+     */
+    public static IntFuture ranInt(int value) {
+        return new IntFuture(Thread.currentThread(), value);
+    }
+
+    /**
+     * A {@code double} future that ran at its creation.
+     *
+     * @param value the body's result
+     * @return its handle
+     */
+    public static DoubleFuture ranDouble(double value) {
+        return new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value));
+    }
+
+    /**
+     * A future whose body threw at its creation: every touch raises {@code failure}, and if nobody
+     * touches it, it is reported as any other untouched failure.
+     *
+     * @param failure what the body threw
+     * @param <T>     result type
+     * @return its handle
+     */
+    public static <T> LazyFuture<T> failed(Throwable failure) {
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        long k = s.nextNumber();
+        Outcome c = s.failedAtCreation(r, k, failure);
+        LazyFuture<T> f = new LazyFuture<>(r, k, LazyFuture.NO_BODY);
+        LazyFuture.CELL.setRelease(f, (Object) c);
+        return f;
+    }
+
+    /**
+     * {@link #failed(Throwable)} for a {@code long} future.
+     *
+     * @param failure what the body threw
+     * @return its handle
+     */
+    public static LongFuture failedLong(Throwable failure) {
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        long k = s.nextNumber();
+        return new LongFuture(r, k, s.failedAtCreation(r, k, failure), 0L);
+    }
+
+    /**
+     * {@link #failed(Throwable)} for an {@code int} future.
+     *
+     * @param failure what the body threw
+     * @return its handle
+     */
+    public static IntFuture failedInt(Throwable failure) {
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        long k = s.nextNumber();
+        return new IntFuture(r, k, s.failedAtCreation(r, k, failure), 0L);
+    }
+
+    /**
+     * {@link #failed(Throwable)} for a {@code double} future.
+     *
+     * @param failure what the body threw
+     * @return its handle
+     */
+    public static DoubleFuture failedDouble(Throwable failure) {
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        long k = s.nextNumber();
+        return new DoubleFuture(r, k, s.failedAtCreation(r, k, failure), 0L);
+    }
+}

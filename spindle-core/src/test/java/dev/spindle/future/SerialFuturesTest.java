@@ -1,0 +1,113 @@
+package dev.spindle.future;
+
+import dev.spindle.runtime.FutureCounts;
+import dev.spindle.runtime.SpindlePool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+
+import static dev.spindle.future.LazyFutureTest.onWorker;
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What a woven serial method calls ({@link SerialFutures}): the prologue's question, and the
+ * handles of futures it made in place — each must behave as a future the runtime ran at its
+ * creation, whoever touches it, and count as one.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SerialFuturesTest {
+
+    @Test
+    void aWorkerOfAPoolOfOneAsksForTheSerialMethodAThreadWithAnEmptyStackDoesNot() throws Exception {
+        try (SpindlePool pool = new SpindlePool(1)) {
+            boolean onWorker = onWorker(pool, SerialFutures::mayKeepLatent);
+            // a pool of one keeps nothing latent: nobody could be given it
+            assertEquals(SpawnMode.current() == SpawnMode.ALWAYS, onWorker, "spawn=" + SpawnMode.current());
+        }
+        FutureTask<Boolean> external = new FutureTask<>(SerialFutures::mayKeepLatent);
+        Thread t = new Thread(external, "not-a-worker");
+        t.start();
+        assertTrue(external.get(60, TimeUnit.SECONDS), "a thread that keeps three latent futures holds none yet");
+        t.join();
+    }
+
+    @Test
+    void handlesOfFuturesMadeInPlaceHoldTheirValueForEveryToucherAndCountAsInline() throws Exception {
+        try (SpindlePool pool = new SpindlePool(1)) {
+            FutureCounts before = pool.statistics().futures();
+            Object[] fs = onWorker(pool, () -> {
+                LazyFuture<String> o = SerialFutures.ran("made");
+                LazyFuture<Object> n = SerialFutures.ran(null);
+                LongFuture l = SerialFutures.ranLong(1L << 40);
+                IntFuture i = SerialFutures.ranInt(-7);
+                DoubleFuture d = SerialFutures.ranDouble(0.1 + 0.2);
+                assertTrue(o.isDone() && n.isDone() && l.isDone() && i.isDone() && d.isDone());
+                assertFalse(o.cancel(true), "a future that ran cannot be cancelled");
+                assertFalse(o.isCancelled());
+                assertEquals("made", o.touch());
+                assertEquals("made", SerialFutures.touch(o));
+                assertNull(n.touch());
+                assertEquals(1L << 40, l.touchLong());
+                assertEquals(-7, i.touchInt());
+                assertEquals(0.1 + 0.2, d.touchDouble());
+                assertEquals(Long.valueOf(1L << 40), l.touch());
+                assertTrue(o.toString().endsWith("[completed]"), o.toString());
+                return new Object[] {o, l, i, d};
+            });
+            FutureCounts c = pool.statistics().futures().minus(before);
+            assertEquals(5, c.created(), c.toString());
+            assertEquals(5, c.inline(), c.toString());
+            FutureTask<Object[]> other = new FutureTask<>(() -> new Object[] {
+                ((LazyFuture<?>) fs[0]).touch(), ((LongFuture) fs[1]).touchLong(), ((IntFuture) fs[2]).get(),
+                ((DoubleFuture) fs[3]).get(10, TimeUnit.SECONDS)});
+            Thread t = new Thread(other, "toucher");
+            t.start();
+            assertArrayEquals(new Object[] {"made", 1L << 40, -7, 0.1 + 0.2}, other.get(60, TimeUnit.SECONDS));
+            t.join();
+        }
+    }
+
+    @Test
+    void aFailureMadeInPlaceIsRaisedAtEveryTouchAndReportedIfNobodyTouchesIt() throws Exception {
+        assumeTrue(SpawnMode.current() != SpawnMode.ALWAYS, "under spawn=always no frame runs a serial method");
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        SpindlePool pool = new SpindlePool(1);
+        pool.setUntouchedFailureHandler((f, ex) -> reported.add(ex));
+        IllegalStateException touched = new IllegalStateException("touched");
+        IllegalArgumentException lost = new IllegalArgumentException("nobody looks at me");
+        ArithmeticException primitive = new ArithmeticException("long");
+        onWorker(pool, () -> {
+            LazyFuture<Integer> f = SerialFutures.failed(touched);
+            assertTrue(f.isDone());
+            assertSame(touched, assertThrows(IllegalStateException.class, f::touch));
+            assertSame(touched, assertThrows(IllegalStateException.class, () -> SerialFutures.touch(f)));
+            assertTrue(touched.getSuppressed().length >= 2 && touched.getSuppressed()[0] instanceof TouchSite,
+                    "each touch adds its site");
+            ExecutionException ee = assertThrows(ExecutionException.class, f::get);
+            assertSame(touched, ee.getCause());
+            LongFuture l = SerialFutures.failedLong(primitive);
+            assertSame(primitive, assertThrows(ArithmeticException.class, l::touchLong));
+            assertThrows(ArithmeticException.class, () -> SerialFutures.failedInt(new ArithmeticException("int")).touchInt());
+            assertThrows(ArithmeticException.class, () -> SerialFutures.failedDouble(new ArithmeticException("double")).touchDouble());
+            SerialFutures.failed(lost);                       // fire and forget
+            return null;
+        });
+        pool.close();
+        assertEquals(List.of(lost), reported, "only the untouched failure is reported");
+    }
+
+    @Test
+    void theSwitchTakesTrueOrFalseAndNamesAnyOtherValue() {
+        assertTrue(SerialFutures.serialMethods(null));
+        assertTrue(SerialFutures.serialMethods("true"));
+        assertFalse(SerialFutures.serialMethods("false"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SerialFutures.serialMethods("yes"));
+        assertTrue(e.getMessage().contains("spindle.future.serialMethods") && e.getMessage().contains("\"yes\""), e.getMessage());
+    }
+}

@@ -1,0 +1,406 @@
+package dev.spindle.weaver;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicInterpreter;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+import org.objectweb.asm.tree.analysis.SourceInterpreter;
+import org.objectweb.asm.tree.analysis.SourceValue;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Splits a method that creates futures through the object API ({@code Spindle.future(() -> …)},
+ * {@code Spindle.futureLong(Fib::fib, n - 1)}, their primitive and call forms, and the handle
+ * classes' {@code of} factories) into a <em>serial</em> method and a <em>deferring</em> one, as
+ * {@link DeferringSplit} does for {@code @Future} variables.
+ *
+ * <p>Why: the runtime runs nearly every future at its creation and keeps only a few latent (the
+ * oldest, ARCHITECTURE §8). Where it has kept one at all — any pool of two workers or more — C2
+ * compiles the latent path into the caller: the lambda then escapes into the stack on that path,
+ * so it and the handle are allocated on every path (C2 has no partial escape analysis), and the
+ * values the paths merge are held across the continuation. FFT's code compiled at two workers
+ * ran 1.37× its one-worker code on one worker (PERFORMANCE.md, futures suite, "Twenty-third
+ * session": the woven serial methods). And a future run at its creation still goes through the factory's decision, its
+ * count and, for the call forms, an out-of-line call.
+ *
+ * <p>What: the method as written becomes a private synthetic copy with a trailing
+ * {@code SerialFutures} marker parameter (always null). In the original, each factory call whose
+ * operand stack holds nothing but its arguments becomes the body's own call in the method's code
+ * — {@code supplier.get()}, {@code fn.applyAsLong(arg)}, after the factory's null check — inside a
+ * try/catch, then {@code SerialFutures.ranLong(value)} (or its sibling) builds the handle holding
+ * the value, or {@code SerialFutures.failedLong(failure)} one holding the failure, raised at every
+ * touch and reported if untouched, as for any future that failed at its creation. Where the body
+ * is a lambda or method reference whose implementation method can be called in its place
+ * ({@link LambdaTarget}), that method is called and no lambda is created. Each
+ * {@code LazyFuture.touch()} becomes {@code SerialFutures.touch(f)}, the same fast path with a
+ * branch profile the methods as written do not share. A prologue
+ * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, null);} — after the method's pure
+ * prefix, or at a {@link ResumePoint} — sends a frame whose futures the stack could keep latent
+ * (it holds fewer than it keeps, or a worker asked for work) to the method as written; every
+ * other frame runs the serial method, where each future runs at its creation. Running a future
+ * at its creation is always allowed (a future declares only that its body <em>may</em> run
+ * concurrently with what follows), so the split changes when the decision is taken — once per
+ * frame, at the prologue — not what any future may do.
+ *
+ * <p>Not split: constructors and class initializers, methods of interfaces, methods whose
+ * parameters fill 255 slots, methods with {@code @Future} variables (their own split decides
+ * their frames), and methods with a factory call inside a loop: a serial frame makes no latent
+ * future until it returns, and a loop of futures in one frame is where a request arriving midway
+ * must find the next future latent.
+ */
+final class SerialFutureSplit {
+    /** The runtime's side: {@code dev.spindle.future.SerialFutures}. */
+    static final String SERIAL = "dev/spindle/future/SerialFutures";
+    /** The type of the deferring copy's extra parameter. */
+    static final String MARKER = "L" + SERIAL + ";";
+    private static final MethodSplit.Question ASK = new MethodSplit.Question(SERIAL, "mayKeepLatent");
+
+    private static final String HANDLE = "dev/spindle/future/LazyFuture";
+    private static final String LAZY = "L" + HANDLE + ";";
+    private static final String LONG = "Ldev/spindle/future/LongFuture;";
+    private static final String INT = "Ldev/spindle/future/IntFuture;";
+    private static final String DOUBLE = "Ldev/spindle/future/DoubleFuture;";
+
+    /**
+     * A factory the serial method replaces by the body's own call.
+     *
+     * @param iface  the functional interface, internal name
+     * @param method its method and descriptor
+     * @param ran    the {@code SerialFutures} method that builds the handle of the value
+     * @param failed the {@code SerialFutures} method that builds the handle of a failure
+     * @param handle the handle's descriptor
+     * @param what   the argument's name in the factory's NullPointerException
+     */
+    private record Factory(String iface, String method, String methodDesc, String ran, String ranDesc,
+            String failed, String handle, String what) {
+    }
+
+    /** The factories by name and descriptor, for the owners {@code dev/spindle/Spindle} and the handles' {@code of}. */
+    private static final Map<String, Factory> FACTORIES = factories();
+
+    private SerialFutureSplit() {
+    }
+
+    private static Map<String, Factory> factories() {
+        Factory supplier = new Factory("java/util/function/Supplier", "get", "()Ljava/lang/Object;",
+                "ran", "(Ljava/lang/Object;)" + LAZY, "failed", LAZY, "body");
+        Factory longSupplier = new Factory("java/util/function/LongSupplier", "getAsLong", "()J",
+                "ranLong", "(J)" + LONG, "failedLong", LONG, "body");
+        Factory intSupplier = new Factory("java/util/function/IntSupplier", "getAsInt", "()I",
+                "ranInt", "(I)" + INT, "failedInt", INT, "body");
+        Factory doubleSupplier = new Factory("java/util/function/DoubleSupplier", "getAsDouble", "()D",
+                "ranDouble", "(D)" + DOUBLE, "failedDouble", DOUBLE, "body");
+        Factory function = new Factory("java/util/function/Function", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;",
+                "ran", "(Ljava/lang/Object;)" + LAZY, "failed", LAZY, "fn");
+        Factory toLong = new Factory("java/util/function/ToLongFunction", "applyAsLong", "(Ljava/lang/Object;)J",
+                "ranLong", "(J)" + LONG, "failedLong", LONG, "fn");
+        Factory intToLong = new Factory("java/util/function/IntToLongFunction", "applyAsLong", "(I)J",
+                "ranLong", "(J)" + LONG, "failedLong", LONG, "fn");
+        Factory toInt = new Factory("java/util/function/ToIntFunction", "applyAsInt", "(Ljava/lang/Object;)I",
+                "ranInt", "(I)" + INT, "failedInt", INT, "fn");
+        Factory intUnary = new Factory("java/util/function/IntUnaryOperator", "applyAsInt", "(I)I",
+                "ranInt", "(I)" + INT, "failedInt", INT, "fn");
+        Factory toDouble = new Factory("java/util/function/ToDoubleFunction", "applyAsDouble", "(Ljava/lang/Object;)D",
+                "ranDouble", "(D)" + DOUBLE, "failedDouble", DOUBLE, "fn");
+        String spindle = "dev/spindle/Spindle.";
+        String obj = "Ljava/lang/Object;";
+        return Map.ofEntries(
+                Map.entry(spindle + "future(Ljava/util/function/Supplier;)" + LAZY, supplier),
+                Map.entry(spindle + "futureLong(Ljava/util/function/LongSupplier;)" + LONG, longSupplier),
+                Map.entry(spindle + "futureInt(Ljava/util/function/IntSupplier;)" + INT, intSupplier),
+                Map.entry(spindle + "futureDouble(Ljava/util/function/DoubleSupplier;)" + DOUBLE, doubleSupplier),
+                Map.entry(spindle + "future(Ljava/util/function/Function;" + obj + ")" + LAZY, function),
+                Map.entry(spindle + "futureLong(Ljava/util/function/ToLongFunction;" + obj + ")" + LONG, toLong),
+                Map.entry(spindle + "futureLong(Ljava/util/function/IntToLongFunction;I)" + LONG, intToLong),
+                Map.entry(spindle + "futureInt(Ljava/util/function/ToIntFunction;" + obj + ")" + INT, toInt),
+                Map.entry(spindle + "futureInt(Ljava/util/function/IntUnaryOperator;I)" + INT, intUnary),
+                Map.entry(spindle + "futureDouble(Ljava/util/function/ToDoubleFunction;" + obj + ")" + DOUBLE, toDouble),
+                Map.entry("dev/spindle/future/LazyFuture.of(Ljava/util/function/Supplier;)" + LAZY, supplier),
+                Map.entry("dev/spindle/future/LazyFuture.of(Ljava/util/function/Function;" + obj + ")" + LAZY, function),
+                Map.entry("dev/spindle/future/LongFuture.of(Ljava/util/function/LongSupplier;)" + LONG, longSupplier),
+                Map.entry("dev/spindle/future/LongFuture.of(Ljava/util/function/ToLongFunction;" + obj + ")" + LONG, toLong),
+                Map.entry("dev/spindle/future/LongFuture.of(Ljava/util/function/IntToLongFunction;I)" + LONG, intToLong),
+                Map.entry("dev/spindle/future/IntFuture.of(Ljava/util/function/IntSupplier;)" + INT, intSupplier),
+                Map.entry("dev/spindle/future/IntFuture.of(Ljava/util/function/ToIntFunction;" + obj + ")" + INT, toInt),
+                Map.entry("dev/spindle/future/IntFuture.of(Ljava/util/function/IntUnaryOperator;I)" + INT, intUnary),
+                Map.entry("dev/spindle/future/DoubleFuture.of(Ljava/util/function/DoubleSupplier;)" + DOUBLE, doubleSupplier),
+                Map.entry("dev/spindle/future/DoubleFuture.of(Ljava/util/function/ToDoubleFunction;" + obj + ")" + DOUBLE, toDouble));
+    }
+
+    /** The factory {@code i} calls, or null. */
+    private static Factory factory(AbstractInsnNode i) {
+        if (i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKESTATIC) {
+            return FACTORIES.get(m.owner + "." + m.name + m.desc);
+        }
+        return null;
+    }
+
+    /** True for a call of a factory the split rewrites. */
+    static boolean isFactory(AbstractInsnNode i) {
+        return factory(i) != null;
+    }
+
+    /**
+     * True if the method calls a factory at all: a candidate for {@link #split}.
+     *
+     * @param mn a method
+     * @return whether it creates futures through the object API
+     */
+    static boolean mentions(MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (isFactory(i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Splits {@code mn} if it can be split.
+     *
+     * @param cn the class
+     * @param mn a method that calls a factory and has no {@code @Future} variable; rewritten in
+     *           place into the serial method
+     * @return the deferring copy to add to the class, or null if the method is left as it was
+     */
+    static MethodNode split(ClassNode cn, MethodNode mn) {
+        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
+        int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
+        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255
+                || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+            return null;
+        }
+        List<AbstractInsnNode> sites = rewritableSites(cn, mn);
+        if (sites == null || sites.isEmpty()) {
+            return null;
+        }
+        ResumePoint resume = ResumePoint.find(cn, mn, argSlots, SerialFutureSplit::isFactory);
+        if (resume != null) {
+            mn.instructions.insertBefore(resume.at(), resume.label());
+        }
+        MethodNode copy = MethodSplit.copyWithMarker(mn, argSlots, resume, MARKER);
+        if (resume != null) {
+            UnreachableCode.remove(copy);                    // the prefix it jumps over
+        }
+        java.util.Map<AbstractInsnNode, LambdaTarget> direct = directCalls(cn, mn, sites);
+        java.util.Set<LabelNode> used = LambdaTarget.usedLabels(mn);
+        int next = Math.max(mn.maxLocals, argSlots);
+        for (AbstractInsnNode site : sites) {
+            LambdaTarget t = direct.get(site);
+            InvokeDynamicInsnNode indy = null;
+            if (t != null && t.captured().length > 0) {
+                indy = LambdaTarget.indyRightBefore(site, used);   // checked in directCalls
+            }
+            next = runInPlace(mn, (MethodInsnNode) site, next, t, indy);
+        }
+        mn.maxLocals = next;
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKEVIRTUAL && m.owner.equals(HANDLE)
+                    && m.name.equals("touch") && m.desc.equals("()Ljava/lang/Object;")) {
+                MethodInsnNode t = new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, "touch", "(" + LAZY + ")Ljava/lang/Object;", false);
+                mn.instructions.set(m, t);
+                i = t;
+            }
+        }
+        if (resume != null) {
+            MethodSplit.addResumingPrologue(cn, mn, copy, isStatic, resume, ASK);
+        } else {
+            MethodSplit.addPrologue(cn, mn, copy, isStatic, argSlots, ASK);
+        }
+        return copy;
+    }
+
+    /**
+     * The factory calls the serial method can make in place — those whose operand stack holds only
+     * their arguments, so that the handler of the body's call, which finds an empty stack, loses
+     * nothing — or null if a factory call lies in a loop (the method is then not split).
+     */
+    private static List<AbstractInsnNode> rewritableSites(ClassNode cn, MethodNode mn) {
+        InsnList l = mn.instructions;
+        int n = l.size();
+        List<BitSet> succ = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            succ.add(new BitSet());
+        }
+        Frame<BasicValue>[] frames;
+        try {
+            frames = new Analyzer<BasicValue>(new BasicInterpreter()) {
+                @Override
+                protected void newControlFlowEdge(int insn, int successor) {
+                    succ.get(insn).set(successor);
+                }
+
+                @Override
+                protected boolean newControlFlowExceptionEdge(int insn, int successor) {
+                    succ.get(insn).set(successor);
+                    return true;
+                }
+            }.analyze(cn.name, mn);
+        } catch (AnalyzerException e) {
+            return null;
+        }
+        List<AbstractInsnNode> sites = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            AbstractInsnNode i = l.get(k);
+            if (!isFactory(i)) {
+                continue;
+            }
+            if (reaches(succ, k, k)) {
+                return null;                                  // a factory call in a loop
+            }
+            Frame<BasicValue> f = frames[k];
+            int args = Type.getArgumentTypes(((MethodInsnNode) i).desc).length;
+            if (f != null && f.getStackSize() == args) {
+                sites.add(i);
+            }
+        }
+        return sites;
+    }
+
+    /**
+     * The sites whose body the serial method can call as its implementation method
+     * ({@link LambdaTarget}): a supplier form whose lambda is created right before the factory
+     * call (its captured values are then what the stack holds there), or a call form whose
+     * function is a lambda or method reference that captures nothing.
+     */
+    private static java.util.Map<AbstractInsnNode, LambdaTarget> directCalls(ClassNode cn, MethodNode mn,
+            List<AbstractInsnNode> sites) {
+        java.util.Map<AbstractInsnNode, LambdaTarget> direct = new java.util.HashMap<>();
+        java.util.Set<LabelNode> used = LambdaTarget.usedLabels(mn);
+        Frame<SourceValue>[] sources;
+        try {
+            sources = new Analyzer<>(new SourceInterpreter()).analyze(cn.name, mn);
+        } catch (AnalyzerException e) {
+            return direct;
+        }
+        for (AbstractInsnNode site : sites) {
+            Factory f = factory(site);
+            int args = Type.getArgumentTypes(((MethodInsnNode) site).desc).length;
+            Frame<SourceValue> fr = sources[mn.instructions.indexOf(site)];
+            if (fr == null) {
+                continue;
+            }
+            SourceValue fn = fr.getStack(fr.getStackSize() - args);
+            if (fn.insns.size() != 1 || !(fn.insns.iterator().next() instanceof InvokeDynamicInsnNode indy)) {
+                continue;
+            }
+            LambdaTarget t = LambdaTarget.of(cn, indy, f.methodDesc());
+            if (t == null) {
+                continue;
+            }
+            if (args == 1 ? LambdaTarget.indyRightBefore(site, used) == indy : t.captured().length == 0) {
+                direct.put(site, t);
+            }
+        }
+        return direct;
+    }
+
+    /** True if instruction {@code to} can be reached from the successors of {@code from}. */
+    private static boolean reaches(List<BitSet> succ, int from, int to) {
+        BitSet seen = new BitSet();
+        List<Integer> work = new ArrayList<>();
+        succ.get(from).stream().forEach(work::add);
+        while (!work.isEmpty()) {
+            int k = work.remove(work.size() - 1);
+            if (k == to) {
+                return true;
+            }
+            if (!seen.get(k)) {
+                seen.set(k);
+                succ.get(k).stream().forEach(work::add);
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Replaces the factory call {@code site} by the body's own call: its arguments into fresh locals
+     * from {@code next} on, the factory's null check, the call in a try/catch of Throwable, and the
+     * {@code SerialFutures} handle of its value or its failure. With a {@link LambdaTarget}, the call
+     * is its implementation's: for a supplier form created by {@code indy} right before, the
+     * {@code invokedynamic} goes and its captured values are the call's first arguments; for a call
+     * form, the function (a constant) is left unused.
+     *
+     * @return the next free local
+     */
+    private static int runInPlace(MethodNode mn, MethodInsnNode site, int next, LambdaTarget direct,
+            InvokeDynamicInsnNode indy) {
+        Factory f = factory(site);
+        Type[] args = indy != null ? direct.captured() : Type.getArgumentTypes(site.desc);
+        int[] slots = new int[args.length];
+        for (int a = 0; a < args.length; a++) {
+            slots[a] = next;
+            next += args[a].getSize();
+        }
+        InsnList c = new InsnList();
+        for (int a = args.length - 1; a >= 0; a--) {
+            c.add(new VarInsnNode(args[a].getOpcode(Opcodes.ISTORE), slots[a]));
+        }
+        if (indy == null) {
+            c.add(new VarInsnNode(Opcodes.ALOAD, slots[0]));  // the factory's check, outside the try
+            c.add(new LdcInsnNode(f.what()));
+            c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/util/Objects", "requireNonNull",
+                    "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;", false));
+            c.add(new InsnNode(Opcodes.POP));
+        }
+        LabelNode start = new LabelNode();
+        LabelNode end = new LabelNode();
+        LabelNode handler = new LabelNode();
+        LabelNode done = new LabelNode();
+        c.add(start);
+        if (indy != null) {
+            for (int a = 0; a < args.length; a++) {
+                c.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), slots[a]));
+            }
+            c.add(direct.call());
+        } else if (direct != null) {
+            for (int a = 1; a < args.length; a++) {
+                c.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), slots[a]));
+                Type p = direct.parameter(a - 1);
+                if (args[a].getSort() == Type.OBJECT && !p.equals(args[a])) {
+                    c.add(new TypeInsnNode(Opcodes.CHECKCAST, p.getInternalName()));
+                }
+            }
+            c.add(direct.call());
+        } else {
+            for (int a = 0; a < args.length; a++) {
+                c.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), slots[a]));
+            }
+            c.add(new MethodInsnNode(Opcodes.INVOKEINTERFACE, f.iface(), f.method(), f.methodDesc(), true));
+        }
+        c.add(end);
+        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.ran(), f.ranDesc(), false));
+        c.add(new JumpInsnNode(Opcodes.GOTO, done));
+        c.add(handler);
+        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.failed(), "(Ljava/lang/Throwable;)" + f.handle(), false));
+        c.add(done);
+        // first in the table: the innermost handler, ahead of any the user's code has around the call
+        mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, "java/lang/Throwable"));
+        mn.instructions.insert(site, c);
+        mn.instructions.remove(site);
+        if (indy != null) {
+            mn.instructions.remove(indy);
+        }
+        return next;
+    }
+}
