@@ -59,28 +59,17 @@ final class DeferringSplit {
      * @return the deferring copy to add to the class, or null if the method is left as it was
      */
     static MethodNode split(ClassNode cn, MethodNode mn, MethodWeaver woven) {
-        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
-        // argument slots, counting one for an implicit receiver (which a static method has not)
-        int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
-        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255 || !defers(mn)) {
+        if (!defers(mn)) {
             return null;
         }
-        ResumePoint resume = ResumePoint.find(cn, mn, argSlots, DeferringSplit::isBegin);
-        if (resume != null) {
-            mn.instructions.insertBefore(resume.at(), resume.label());
-        }
-        MethodNode copy = MethodSplit.copyWithMarker(mn, argSlots, resume, MARKER);
-        if (resume != null) {
-            UnreachableCode.remove(copy);                    // the prefix it jumps over
+        MethodSplit.Split split = MethodSplit.copy(cn, mn, DeferringSplit::isBegin, MARKER);
+        if (split == null) {
+            return null;
         }
         serialize(mn);
         DeclarationRaise.apply(mn, woven.siteHandlers, woven.catchAll, woven.pendingSlot());
-        if (resume != null) {
-            MethodSplit.addResumingPrologue(cn, mn, copy, isStatic, resume, ASK);
-        } else {
-            MethodSplit.addPrologue(cn, mn, copy, isStatic, argSlots, ASK);
-        }
-        return copy;
+        MethodSplit.addPrologue(cn, mn, split, ASK);
+        return split.copy();
     }
 
     /** True if the woven method can defer a call at all (every call in a monitor region is made in place). */

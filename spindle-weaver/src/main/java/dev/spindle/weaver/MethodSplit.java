@@ -39,7 +39,56 @@ final class MethodSplit {
     record Question(String owner, String name) {
     }
 
+    /**
+     * A split under way: the copy, and where its prologue will ask.
+     *
+     * @param copy     the method as it was when copied, under the marker parameter
+     * @param resume   the point the copy resumes from, or null to ask after the pure prefix
+     * @param isStatic whether the method is static
+     * @param argSlots slots of its parameters, the receiver included
+     */
+    record Split(MethodNode copy, ResumePoint resume, boolean isStatic, int argSlots) {
+    }
+
     private MethodSplit() {
+    }
+
+    /**
+     * Copies {@code mn} for a split, or returns null if it cannot be split: constructors and class
+     * initializers, methods of interfaces, abstract and native methods, and methods whose
+     * parameters already fill 255 slots.
+     *
+     * @param cn     the class
+     * @param mn     the method, which the caller then rewrites into the serial method
+     * @param isSite what counts as a future's declaration, for the {@link ResumePoint}
+     * @param marker the copy's extra parameter type
+     */
+    static Split copy(ClassNode cn, MethodNode mn, java.util.function.Predicate<AbstractInsnNode> isSite, String marker) {
+        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
+        // argument slots, counting one for an implicit receiver (which a static method has not)
+        int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
+        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255
+                || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+            return null;
+        }
+        ResumePoint resume = ResumePoint.find(cn, mn, argSlots, isSite);
+        if (resume != null) {
+            mn.instructions.insertBefore(resume.at(), resume.label());
+        }
+        MethodNode copy = copyWithMarker(mn, argSlots, resume, marker);
+        if (resume != null) {
+            UnreachableCode.remove(copy);                    // the prefix it jumps over
+        }
+        return new Split(copy, resume, isStatic, argSlots);
+    }
+
+    /** The serial method's prologue, once the caller has rewritten it: asks {@code ask}, and if yes runs the copy. */
+    static void addPrologue(ClassNode cn, MethodNode mn, Split split, Question ask) {
+        if (split.resume() != null) {
+            addResumingPrologue(cn, mn, split.copy(), split.isStatic(), split.resume(), ask);
+        } else {
+            addPrologue(cn, mn, split.copy(), split.isStatic(), split.argSlots(), ask);
+        }
     }
 
     /**
@@ -47,7 +96,7 @@ final class MethodSplit {
      * {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
      * live there as further parameters, stored into their slots before a jump to that point.
      */
-    static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String marker) {
+    private static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String marker) {
         Type[] args = Type.getArgumentTypes(mn.desc);
         List<Type> params = new ArrayList<>(java.util.Arrays.asList(args));
         params.add(Type.getType(marker));
@@ -117,7 +166,7 @@ final class MethodSplit {
      * parameters; nothing in it has an effect, and a value it reads again is one the first read
      * could have seen.
      */
-    static void addPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic, int argSlots, Question ask) {
+    private static void addPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic, int argSlots, Question ask) {
         AbstractInsnNode at = afterPurePrefix(mn, argSlots);
         InsnList p = new InsnList();
         LabelNode start = new LabelNode();
@@ -145,7 +194,7 @@ final class MethodSplit {
      * copy goes on from there with this frame's parameters and locals, so what the method did
      * before — whatever it was — is not done again.
      */
-    static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
+    private static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
             ResumePoint resume, Question ask) {
         // after the label: it stays where the copy jumps to
         mn.instructions.insert(resume.label(), askThenRunCopy(cn, mn, copy, isStatic, resume.passed(), ask));

@@ -184,27 +184,20 @@ final class SerialFutureSplit {
      * @return the deferring copy to add to the class, or null if the method is left as it was
      */
     static MethodNode split(ClassNode cn, MethodNode mn) {
-        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
-        int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
-        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255
-                || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+        if ((cn.access & Opcodes.ACC_INTERFACE) != 0 || mn.name.startsWith("<")) {
             return null;
         }
         List<AbstractInsnNode> sites = rewritableSites(cn, mn);
         if (sites == null || sites.isEmpty()) {
             return null;
         }
-        ResumePoint resume = ResumePoint.find(cn, mn, argSlots, SerialFutureSplit::isFactory);
-        if (resume != null) {
-            mn.instructions.insertBefore(resume.at(), resume.label());
-        }
-        MethodNode copy = MethodSplit.copyWithMarker(mn, argSlots, resume, MARKER);
-        if (resume != null) {
-            UnreachableCode.remove(copy);                    // the prefix it jumps over
+        MethodSplit.Split split = MethodSplit.copy(cn, mn, SerialFutureSplit::isFactory, MARKER);
+        if (split == null) {
+            return null;
         }
         java.util.Map<AbstractInsnNode, LambdaTarget> direct = directCalls(cn, mn, sites);
         java.util.Set<LabelNode> used = LambdaTarget.usedLabels(mn);
-        int next = Math.max(mn.maxLocals, argSlots);
+        int next = Math.max(mn.maxLocals, split.argSlots());
         for (AbstractInsnNode site : sites) {
             LambdaTarget t = direct.get(site);
             InvokeDynamicInsnNode indy = null;
@@ -222,12 +215,8 @@ final class SerialFutureSplit {
                 i = t;
             }
         }
-        if (resume != null) {
-            MethodSplit.addResumingPrologue(cn, mn, copy, isStatic, resume, ASK);
-        } else {
-            MethodSplit.addPrologue(cn, mn, copy, isStatic, argSlots, ASK);
-        }
-        return copy;
+        MethodSplit.addPrologue(cn, mn, split, ASK);
+        return split.copy();
     }
 
     /**
