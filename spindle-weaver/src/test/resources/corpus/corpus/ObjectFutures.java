@@ -211,6 +211,75 @@ public class ObjectFutures {
         return f.touch() + f.touch() + f.isDone() + f.cancel(true) + f.isCancelled();
     }
 
+    static final Object LOCK = new Object();
+
+    /** A future created and touched under a monitor its body does not take (one that did could wait for its creator forever, woven or not). */
+    static int guarded(int n) {
+        if (n < 2) {
+            return n;
+        }
+        synchronized (LOCK) {
+            IntFuture a = Spindle.futureInt(() -> fibIntForms(n - 1));
+            return a.touchInt() + n;
+        }
+    }
+
+    static String tried(int n) {
+        if (n == 0) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        try {
+            LazyFuture<String> f = Spindle.future(() -> tried(n - 1));
+            b.append(f.touch());
+            if (n == 3) {
+                throw new IllegalStateException("at 3");
+            }
+        } catch (IllegalStateException e) {
+            b.append('!');
+        } finally {
+            b.append(n);
+        }
+        return b.toString();
+    }
+
+    static int branches(int n) {
+        switch (n % 3) {
+            case 0:
+                if (n == 0) {
+                    return 1;
+                }
+                IntFuture a = Spindle.futureInt(() -> branches(n - 1));
+                return a.touchInt() * 2 % 1000;
+            case 1: {
+                IntFuture b = Spindle.futureInt(ObjectFutures::branches, n - 1);
+                return b.touchInt() + 7;
+            }
+            default:
+                return branches(n - 1) + 1;
+        }
+    }
+
+    public static int shapeUnderAMonitor() {
+        return guarded(15);
+    }
+
+    public static String shapeTryCatchFinally() {
+        return tried(8);
+    }
+
+    public static int shapeSwitch() {
+        return branches(40);
+    }
+
+    public static long shapeNestedLambdas() {
+        LongFuture outer = Spindle.futureLong(() -> {
+            LongFuture inner = Spindle.futureLong(() -> fibCall(12));
+            return inner.touchLong() * 2;
+        });
+        return outer.touchLong();
+    }
+
     public static String shapeUntouchedFailureDoesNotStopTheCaller() {
         LazyFuture<Integer> ignored = Spindle.future(() -> failAt(2, 1));
         return "returned " + (ignored != null);

@@ -212,12 +212,21 @@ class ConformanceTest {
     static String onPool(int workers, Method m) throws InterruptedException {
         SpindlePool pool = new SpindlePool(workers);
         try {
-            return pool.invoke(new Task<String>() {
+            Task<String> t = new Task<>() {
                 @Override
                 protected String compute() {
                     return outcome(m);
                 }
-            });
+            };
+            pool.submit(t);
+            try {
+                return t.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError(m.getDeclaringClass().getName() + "." + m.getName() + " on a pool of " + workers
+                        + " worker(s) did not finish within 60 s", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new AssertionError(m.getName() + " failed outside its outcome", e.getCause());
+            }
         } finally {
             pool.shutdown();
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool of " + workers + " running " + m.getName()

@@ -671,6 +671,29 @@ class WeaverTest {
         assertTrue(methodsNamed(cn, "visitAll").stream().anyMatch(m -> m.desc.equals("(ILdev/spindle/future/SerialFutures;)I")));
     }
 
+    @Test
+    void aClassWhoseOnlyChangeWouldBeASerialSplitIsLeftAsWrittenWhereItsFramesCannotBeComputed(@TempDir Path dir)
+            throws IOException {
+        Files.writeString(dir.resolve("Unknown.java"), """
+                class Unknown {
+                    static class A {} static class B extends A {} static class C extends A {}
+                    static long f(int n, boolean b) {
+                        A a = b ? new B() : new C();           // frames need the common super class of B and C
+                        dev.spindle.future.LongFuture x = dev.spindle.Spindle.futureLong(() -> n + a.hashCode() % 1);
+                        return x.touchLong();
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        // a hierarchy that knows none of Unknown's nested classes
+        WeaveResult r = new Weaver(ClassHierarchy.ofLoader(WeaverTest.class.getClassLoader())
+                .withFirst(n -> n.equals("Unknown") ? classes.get(n) : null)).weave(classes.get("Unknown"));
+        assertFalse(r.changed(), "a split that cannot be written must leave the class as it was");
+        assertTrue(r.refusals().isEmpty(), "an optimization is not refused: " + r.refusals());
+        WeaveResult known = weaver(classes).weave(classes.get("Unknown"));
+        assertTrue(known.changed(), known.refusals().toString());
+    }
+
     // ------------------------------------------------------------------ bad input
 
     @Test
