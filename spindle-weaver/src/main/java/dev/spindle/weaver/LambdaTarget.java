@@ -11,6 +11,7 @@ import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -44,9 +45,9 @@ record LambdaTarget(int opcode, String owner, String name, String desc, boolean 
      * The implementation {@code indy} creates a lambda of, if the serial method may call it in its
      * place, else null.
      *
-     * @param cn      the class whose method holds {@code indy}
-     * @param indy    an {@code invokedynamic}
-     * @param sam     the interface method's descriptor the future's body is called through
+     * @param cn   the class whose method holds {@code indy}
+     * @param indy an {@code invokedynamic}
+     * @param sam  the interface method's descriptor the future's body is called through
      */
     static LambdaTarget of(ClassNode cn, InvokeDynamicInsnNode indy, String sam) {
         Handle bsm = indy.bsm;
@@ -121,7 +122,7 @@ record LambdaTarget(int opcode, String owner, String name, String desc, boolean 
      * The {@code invokedynamic} right before {@code site} — nothing but line numbers and labels no
      * branch or handler uses between them — or null.
      *
-     * @param site   a factory call
+     * @param site       a factory call
      * @param usedLabels labels some branch, switch or exception handler refers to
      */
     static InvokeDynamicInsnNode indyRightBefore(AbstractInsnNode site, Set<LabelNode> usedLabels) {
@@ -138,7 +139,7 @@ record LambdaTarget(int opcode, String owner, String name, String desc, boolean 
 
     /** Labels that branches, switches and exception handlers of {@code mn} refer to. */
     static Set<LabelNode> usedLabels(MethodNode mn) {
-        Set<LabelNode> used = new java.util.HashSet<>();
+        Set<LabelNode> used = new HashSet<>();
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
             used.addAll(MethodWeaver.targets(i));
         }

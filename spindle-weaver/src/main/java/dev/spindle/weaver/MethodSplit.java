@@ -18,9 +18,11 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The mechanics both splits share ({@link DeferringSplit} for {@code @Future} variables,
@@ -63,7 +65,7 @@ final class MethodSplit {
      * @param isSite what counts as a future's declaration, for the {@link ResumePoint}
      * @param marker the copy's extra parameter type
      */
-    static Split copy(ClassNode cn, MethodNode mn, java.util.function.Predicate<AbstractInsnNode> isSite, String marker) {
+    static Split copy(ClassNode cn, MethodNode mn, Predicate<AbstractInsnNode> isSite, String marker) {
         boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
         // argument slots, counting one for an implicit receiver (which a static method has not)
         int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
@@ -98,7 +100,7 @@ final class MethodSplit {
      */
     private static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String marker) {
         Type[] args = Type.getArgumentTypes(mn.desc);
-        List<Type> params = new ArrayList<>(java.util.Arrays.asList(args));
+        List<Type> params = new ArrayList<>(Arrays.asList(args));
         params.add(Type.getType(marker));
         int shift = 1;
         if (resume != null) {

@@ -25,8 +25,10 @@ import org.objectweb.asm.tree.analysis.SourceValue;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Splits a method that creates futures through the object API ({@code Spindle.future(() -> …)},
@@ -40,8 +42,8 @@ import java.util.Map;
  * so it and the handle are allocated on every path (C2 has no partial escape analysis), and the
  * values the paths merge are held across the continuation. FFT's code compiled at two workers
  * ran 1.37× its one-worker code on one worker (PERFORMANCE.md, futures suite, "Twenty-third
- * session": the woven serial methods). And a future run at its creation still goes through the factory's decision, its
- * count and, for the call forms, an out-of-line call.
+ * session"). And a future run at its creation still goes through the factory's decision and, for
+ * the call forms, an out-of-line call.
  *
  * <p>What: the method as written becomes a private synthetic copy with a trailing
  * {@code SerialFutures} marker parameter (always null). In the original, each factory call whose
@@ -84,12 +86,14 @@ final class SerialFutureSplit {
     /**
      * A factory the serial method replaces by the body's own call.
      *
-     * @param iface  the functional interface, internal name
-     * @param method its method and descriptor
-     * @param ran    the {@code SerialFutures} method that builds the handle of the value
-     * @param failed the {@code SerialFutures} method that builds the handle of a failure
-     * @param handle the handle's descriptor
-     * @param what   the argument's name in the factory's NullPointerException
+     * @param iface      the functional interface, internal name
+     * @param method     its method
+     * @param methodDesc that method's descriptor
+     * @param ran        the {@code SerialFutures} method that builds the handle of the value
+     * @param ranDesc    its descriptor
+     * @param failed     the {@code SerialFutures} method that builds the handle of a failure
+     * @param handle     the handle's descriptor
+     * @param what       the argument's name in the factory's NullPointerException
      */
     private record Factory(String iface, String method, String methodDesc, String ran, String ranDesc,
             String failed, String handle, String what) {
@@ -195,8 +199,8 @@ final class SerialFutureSplit {
         if (split == null) {
             return null;
         }
-        java.util.Map<AbstractInsnNode, LambdaTarget> direct = directCalls(cn, mn, sites);
-        java.util.Set<LabelNode> used = LambdaTarget.usedLabels(mn);
+        Map<AbstractInsnNode, LambdaTarget> direct = directCalls(cn, mn, sites);
+        Set<LabelNode> used = LambdaTarget.usedLabels(mn);
         int next = Math.max(mn.maxLocals, split.argSlots());
         for (AbstractInsnNode site : sites) {
             LambdaTarget t = direct.get(site);
@@ -272,10 +276,10 @@ final class SerialFutureSplit {
      * call (its captured values are then what the stack holds there), or a call form whose
      * function is a lambda or method reference that captures nothing.
      */
-    private static java.util.Map<AbstractInsnNode, LambdaTarget> directCalls(ClassNode cn, MethodNode mn,
+    private static Map<AbstractInsnNode, LambdaTarget> directCalls(ClassNode cn, MethodNode mn,
             List<AbstractInsnNode> sites) {
-        java.util.Map<AbstractInsnNode, LambdaTarget> direct = new java.util.HashMap<>();
-        java.util.Set<LabelNode> used = LambdaTarget.usedLabels(mn);
+        Map<AbstractInsnNode, LambdaTarget> direct = new HashMap<>();
+        Set<LabelNode> used = LambdaTarget.usedLabels(mn);
         Frame<SourceValue>[] sources;
         try {
             sources = new Analyzer<>(new SourceInterpreter()).analyze(cn.name, mn);
