@@ -37,7 +37,7 @@ public final class IntFuture extends LazyFuture<Integer> {
     }
 
     /**
-     * The handle of a future a woven serial copy ran at its creation on thread {@code t}, the
+     * The handle of a future a woven serial method ran at its creation on thread {@code t}, the
      * calling thread ({@link SerialFutures}): numbered after its body ran, with the value's raw bits.
      */
     IntFuture(Thread t, long bits) {

@@ -195,7 +195,7 @@ public class LazyFuture<T> implements Future<T> {
     }
 
     /**
-     * The handle of a future a woven serial copy ran at its creation on thread {@code t}, the
+     * The handle of a future a woven serial method ran at its creation on thread {@code t}, the
      * calling thread ({@link SerialFutures}), with its final {@code cell}: numbered after its body
      * ran. A constructor, which C2 inlines at any call site, so that escape analysis removes it.
      */

@@ -46,7 +46,7 @@ public final class LongFuture extends LazyFuture<Long> {
     }
 
     /**
-     * The handle of a future a woven serial copy ran at its creation on thread {@code t}, the
+     * The handle of a future a woven serial method ran at its creation on thread {@code t}, the
      * calling thread ({@link SerialFutures}): numbered after its body ran, with the value's raw bits.
      */
     LongFuture(Thread t, long bits) {

@@ -1,24 +1,28 @@
 package dev.spindle.future;
 
 /**
- * What a woven <em>serial copy</em> calls in place of the object API's future factories: a
- * future run at its creation, whose body the copy itself has just called in its own code.
+ * What a woven <em>serial method</em> calls in place of the object API's future factories: a
+ * future run at its creation, whose body the method itself has just called in its own code.
  *
- * <p>The weaver (its {@code SerialFutureSplit}) copies a method that creates futures through
- * {@code Spindle.future(…)} and its primitive and call forms into a <em>serial</em> method. In
- * that copy each such factory call becomes the body's own call — {@code supplier.get()},
- * {@code fn.applyAsLong(arg)} — in a try/catch, followed by {@link #ranLong(long)} (or its
- * siblings) with the value, or {@link #failedLong(Throwable)} with the failure. The method
- * starts with {@code if (SerialFutures.mayKeepLatent()) return deferring(args…);}: a frame
- * whose futures the stack could keep latent (it holds fewer than it keeps, or a worker asked for
- * work) runs the method as written, so the runtime decides at every future; every other frame
- * runs the serial copy. Both are outcomes the runtime may choose — a future may always run at its
- * creation — so the split changes no semantics; what it changes is the compiled code: the serial
- * copy has no latent path, so at two workers and more C2 compiles it as at one worker, where
- * escape analysis removes the lambda and the handle.
+ * <p>The weaver (its {@code SerialFutureSplit}) splits a method that creates futures through
+ * {@code Spindle.future(…)} and its primitive and call forms. The method as written moves to a
+ * synthetic copy; the method itself becomes the serial method, in which each such factory call
+ * becomes the body's own call — {@code supplier.get()}, {@code fn.applyAsLong(arg)}, or the
+ * lambda's implementation method — in a try/catch, followed by {@link #ranLong(long)} (or its
+ * siblings) with the value, or {@link #failedLong(Throwable)} with the failure. It starts with
+ * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, null);}: a frame whose futures the
+ * stack could keep latent (it holds fewer than it keeps, or a worker asked for work) runs the
+ * method as written, so the runtime decides at every future; every other frame runs the serial
+ * method. Both are outcomes the runtime may choose — a future may always run at its creation — so
+ * the split changes no semantics; what it changes is the compiled code: the serial method has no
+ * latent path, so at two workers and more C2 compiles it as at one worker, where escape analysis
+ * removes the handle (and the lambda, where the body is called through it).
  *
  * <p>Each method here is within C2's {@code MaxInlineSize}, and the handles are built by
- * constructors, which C2 inlines at any call-site frequency.
+ * constructors, which C2 inlines at any call-site frequency. A handle made here counts as a future
+ * created and run inline ({@code created++} on the thread's stack: ~0.4 ns per future, the one cost
+ * the serial method keeps over the directive's; PERFORMANCE.md, futures suite, "Twenty-third
+ * session").
  */
 public final class SerialFutures {
 
@@ -40,7 +44,7 @@ public final class SerialFutures {
     }
 
     /**
-     * The serial copy's prologue: true if a future created now could be kept latent — the calling
+     * The serial method's prologue: true if a future created now could be kept latent — the calling
      * thread's stack holds fewer latent futures than it keeps, or someone asked it for work, or
      * {@code spindle.spawn=always} — so the frame must run the method as written. Always true
      * under {@code -Dspindle.future.serialMethods=false}.
