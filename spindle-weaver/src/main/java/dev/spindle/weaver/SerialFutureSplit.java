@@ -84,71 +84,63 @@ final class SerialFutureSplit {
     private static final String DOUBLE = "Ldev/spindle/future/DoubleFuture;";
 
     /**
-     * A factory the serial method replaces by the body's own call.
+     * A factory the serial method replaces by the body's own call: {@code Spindle.<name>(<iface>…)}
+     * and its twin {@code <Handle>.of(<iface>…)}.
      *
      * @param iface      the functional interface, internal name
      * @param method     its method
      * @param methodDesc that method's descriptor
-     * @param ran        the {@code SerialFutures} method that builds the handle of the value
-     * @param ranDesc    its descriptor
-     * @param failed     the {@code SerialFutures} method that builds the handle of a failure
      * @param handle     the handle's descriptor
-     * @param what       the argument's name in the factory's NullPointerException
+     * @param what       the function's name in the factory's NullPointerException
      */
-    private record Factory(String iface, String method, String methodDesc, String ran, String ranDesc,
-            String failed, String handle, String what) {
+    private record Factory(String iface, String method, String methodDesc, String handle, String what) {
+        /** The {@code SerialFutures} method that builds the handle of a value, and of a failure: {@code ran}, {@code failed} + the kind. */
+        private String kind() {
+            return handle.equals(LAZY) ? "" : handle.substring(handle.lastIndexOf('/') + 1, handle.indexOf("Future"));
+        }
+
+        String ran() {
+            return "ran" + kind();
+        }
+
+        String ranDesc() {
+            Type value = Type.getReturnType(methodDesc);
+            return "(" + (value.getSort() == Type.OBJECT ? "Ljava/lang/Object;" : value.getDescriptor()) + ")" + handle;
+        }
+
+        String failed() {
+            return "failed" + kind();
+        }
     }
 
-    /** The factories by name and descriptor, for the owners {@code dev/spindle/Spindle} and the handles' {@code of}. */
+    /** The factories by owner, name and descriptor. */
     private static final Map<String, Factory> FACTORIES = factories();
 
     private SerialFutureSplit() {
     }
 
     private static Map<String, Factory> factories() {
-        Factory supplier = new Factory("java/util/function/Supplier", "get", "()Ljava/lang/Object;",
-                "ran", "(Ljava/lang/Object;)" + LAZY, "failed", LAZY, "body");
-        Factory longSupplier = new Factory("java/util/function/LongSupplier", "getAsLong", "()J",
-                "ranLong", "(J)" + LONG, "failedLong", LONG, "body");
-        Factory intSupplier = new Factory("java/util/function/IntSupplier", "getAsInt", "()I",
-                "ranInt", "(I)" + INT, "failedInt", INT, "body");
-        Factory doubleSupplier = new Factory("java/util/function/DoubleSupplier", "getAsDouble", "()D",
-                "ranDouble", "(D)" + DOUBLE, "failedDouble", DOUBLE, "body");
-        Factory function = new Factory("java/util/function/Function", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;",
-                "ran", "(Ljava/lang/Object;)" + LAZY, "failed", LAZY, "fn");
-        Factory toLong = new Factory("java/util/function/ToLongFunction", "applyAsLong", "(Ljava/lang/Object;)J",
-                "ranLong", "(J)" + LONG, "failedLong", LONG, "fn");
-        Factory intToLong = new Factory("java/util/function/IntToLongFunction", "applyAsLong", "(I)J",
-                "ranLong", "(J)" + LONG, "failedLong", LONG, "fn");
-        Factory toInt = new Factory("java/util/function/ToIntFunction", "applyAsInt", "(Ljava/lang/Object;)I",
-                "ranInt", "(I)" + INT, "failedInt", INT, "fn");
-        Factory intUnary = new Factory("java/util/function/IntUnaryOperator", "applyAsInt", "(I)I",
-                "ranInt", "(I)" + INT, "failedInt", INT, "fn");
-        Factory toDouble = new Factory("java/util/function/ToDoubleFunction", "applyAsDouble", "(Ljava/lang/Object;)D",
-                "ranDouble", "(D)" + DOUBLE, "failedDouble", DOUBLE, "fn");
-        String spindle = "dev/spindle/Spindle.";
         String obj = "Ljava/lang/Object;";
-        return Map.ofEntries(
-                Map.entry(spindle + "future(Ljava/util/function/Supplier;)" + LAZY, supplier),
-                Map.entry(spindle + "futureLong(Ljava/util/function/LongSupplier;)" + LONG, longSupplier),
-                Map.entry(spindle + "futureInt(Ljava/util/function/IntSupplier;)" + INT, intSupplier),
-                Map.entry(spindle + "futureDouble(Ljava/util/function/DoubleSupplier;)" + DOUBLE, doubleSupplier),
-                Map.entry(spindle + "future(Ljava/util/function/Function;" + obj + ")" + LAZY, function),
-                Map.entry(spindle + "futureLong(Ljava/util/function/ToLongFunction;" + obj + ")" + LONG, toLong),
-                Map.entry(spindle + "futureLong(Ljava/util/function/IntToLongFunction;I)" + LONG, intToLong),
-                Map.entry(spindle + "futureInt(Ljava/util/function/ToIntFunction;" + obj + ")" + INT, toInt),
-                Map.entry(spindle + "futureInt(Ljava/util/function/IntUnaryOperator;I)" + INT, intUnary),
-                Map.entry(spindle + "futureDouble(Ljava/util/function/ToDoubleFunction;" + obj + ")" + DOUBLE, toDouble),
-                Map.entry("dev/spindle/future/LazyFuture.of(Ljava/util/function/Supplier;)" + LAZY, supplier),
-                Map.entry("dev/spindle/future/LazyFuture.of(Ljava/util/function/Function;" + obj + ")" + LAZY, function),
-                Map.entry("dev/spindle/future/LongFuture.of(Ljava/util/function/LongSupplier;)" + LONG, longSupplier),
-                Map.entry("dev/spindle/future/LongFuture.of(Ljava/util/function/ToLongFunction;" + obj + ")" + LONG, toLong),
-                Map.entry("dev/spindle/future/LongFuture.of(Ljava/util/function/IntToLongFunction;I)" + LONG, intToLong),
-                Map.entry("dev/spindle/future/IntFuture.of(Ljava/util/function/IntSupplier;)" + INT, intSupplier),
-                Map.entry("dev/spindle/future/IntFuture.of(Ljava/util/function/ToIntFunction;" + obj + ")" + INT, toInt),
-                Map.entry("dev/spindle/future/IntFuture.of(Ljava/util/function/IntUnaryOperator;I)" + INT, intUnary),
-                Map.entry("dev/spindle/future/DoubleFuture.of(Ljava/util/function/DoubleSupplier;)" + DOUBLE, doubleSupplier),
-                Map.entry("dev/spindle/future/DoubleFuture.of(Ljava/util/function/ToDoubleFunction;" + obj + ")" + DOUBLE, toDouble));
+        String fn = "java/util/function/";
+        Map<String, Factory> m = new HashMap<>();
+        add(m, "future", null, new Factory(fn + "Supplier", "get", "()" + obj, LAZY, "body"));
+        add(m, "futureLong", null, new Factory(fn + "LongSupplier", "getAsLong", "()J", LONG, "body"));
+        add(m, "futureInt", null, new Factory(fn + "IntSupplier", "getAsInt", "()I", INT, "body"));
+        add(m, "futureDouble", null, new Factory(fn + "DoubleSupplier", "getAsDouble", "()D", DOUBLE, "body"));
+        add(m, "future", obj, new Factory(fn + "Function", "apply", "(" + obj + ")" + obj, LAZY, "fn"));
+        add(m, "futureLong", obj, new Factory(fn + "ToLongFunction", "applyAsLong", "(" + obj + ")J", LONG, "fn"));
+        add(m, "futureLong", "I", new Factory(fn + "IntToLongFunction", "applyAsLong", "(I)J", LONG, "fn"));
+        add(m, "futureInt", obj, new Factory(fn + "ToIntFunction", "applyAsInt", "(" + obj + ")I", INT, "fn"));
+        add(m, "futureInt", "I", new Factory(fn + "IntUnaryOperator", "applyAsInt", "(I)I", INT, "fn"));
+        add(m, "futureDouble", obj, new Factory(fn + "ToDoubleFunction", "applyAsDouble", "(" + obj + ")D", DOUBLE, "fn"));
+        return Map.copyOf(m);
+    }
+
+    /** Registers {@code Spindle.<name>(iface[, arg])} and the handle's {@code of} with the same parameters. */
+    private static void add(Map<String, Factory> m, String name, String arg, Factory f) {
+        String desc = "(L" + f.iface() + ";" + (arg == null ? "" : arg) + ")" + f.handle();
+        m.put("dev/spindle/Spindle." + name + desc, f);
+        m.put(Type.getType(f.handle()).getInternalName() + ".of" + desc, f);
     }
 
     /** The factory {@code i} calls, or null. */

@@ -672,6 +672,27 @@ class WeaverTest {
     }
 
     @Test
+    void everyFactoryOfTheObjectApiIsRecognizedAndNothingElse() throws Exception {
+        int found = 0;
+        for (Class<?> owner : List.of(dev.spindle.Spindle.class, dev.spindle.future.LazyFuture.class,
+                dev.spindle.future.LongFuture.class, dev.spindle.future.IntFuture.class, dev.spindle.future.DoubleFuture.class)) {
+            for (Method m : owner.getDeclaredMethods()) {
+                if (!java.lang.reflect.Modifier.isStatic(m.getModifiers()) || !java.lang.reflect.Modifier.isPublic(m.getModifiers())) {
+                    continue;
+                }
+                boolean factory = (m.getName().startsWith("future") && !m.getName().equals("futureCall") || m.getName().equals("of"))
+                        && dev.spindle.future.LazyFuture.class.isAssignableFrom(m.getReturnType());
+                var call = new org.objectweb.asm.tree.MethodInsnNode(org.objectweb.asm.Opcodes.INVOKESTATIC,
+                        org.objectweb.asm.Type.getInternalName(owner), m.getName(), org.objectweb.asm.Type.getMethodDescriptor(m), false);
+                assertEquals(factory, SerialFutureSplit.isFactory(call), owner.getSimpleName() + "." + m.getName()
+                        + org.objectweb.asm.Type.getMethodDescriptor(m));
+                found += factory ? 1 : 0;
+            }
+        }
+        assertEquals(20, found, "the object API's supplier and call forms, on Spindle and on the handles");
+    }
+
+    @Test
     void aClassWhoseOnlyChangeWouldBeASerialSplitIsLeftAsWrittenWhereItsFramesCannotBeComputed(@TempDir Path dir)
             throws IOException {
         Files.writeString(dir.resolve("Unknown.java"), """
