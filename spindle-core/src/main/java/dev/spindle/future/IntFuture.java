@@ -37,15 +37,12 @@ public final class IntFuture extends LazyFuture<Integer> {
     }
 
     /**
-     * The handle of a future a woven serial method ran at its creation on thread {@code t}, the
-     * calling thread ({@link SerialFutures}): numbered after its body ran, with the value's raw bits.
+     * The handle of a future a woven serial method made in place on thread {@code t}, the calling
+     * thread ({@link SerialFutures}), with the value's raw bits: no table, no number (it was never
+     * on a stack, and every path that would look it up reads the final cell first).
      */
     IntFuture(Thread t, long bits) {
-        this(t, LatentStack.of(t), bits);
-    }
-
-    private IntFuture(Thread t, LatentStack s, long bits) {
-        super(s.currentRegion(), s.nextNumber(), NO_BODY, t);
+        super(null, LatentStack.countMadeInPlace(t), NO_BODY, t);
         value = (int) bits;
         CELL.setRelease(this, Outcome.IN_HANDLE);          // after the value, as above
     }

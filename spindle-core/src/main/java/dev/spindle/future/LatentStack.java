@@ -262,6 +262,8 @@ public final class LatentStack extends LatentStackRequest {
      * {@code FutureCall.EXTERNAL_DEPTH} for a thread that is not a worker.
      */
     private final int keep;
+    /** A thread that is not a worker: futures its woven serial methods made in place (a worker counts its own). */
+    private long madeInPlace;
     /** A thread that is not a worker: its newest promotion, to avoid flooding the submission queue. */
     private ClaimableTask lastPromoted;
     /** A thread that is not a worker: woven calls until it next offers work. */
@@ -520,6 +522,27 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /** Owner: the number of a future run at its creation, which the stack never holds. */
+    /**
+     * The calling thread {@code t} made a future in place in a woven serial method
+     * ({@link SerialFutures}): counts it as created and run inline — on the worker, or on this
+     * thread's stack — and returns the number such a handle carries, {@link #MADE_IN_PLACE}.
+     */
+    static long countMadeInPlace(Thread t) {
+        if (t instanceof Worker w) {
+            w.countMadeInPlace();
+        } else {
+            countExternalMadeInPlace();
+        }
+        return MADE_IN_PLACE;                              // within MaxInlineSize: the else is a call
+    }
+
+    private static void countExternalMadeInPlace() {
+        EXTERNAL.get().madeInPlace++;
+    }
+
+    /** The number of a handle made in place: it was never on a stack, and it has no table. */
+    static final long MADE_IN_PLACE = -1L;
+
     long nextNumber() {
         return created++;
     }
@@ -1199,7 +1222,8 @@ public final class LatentStack extends LatentStackRequest {
         long c = created;
         long p = promoted;
         long inline = c - p - cancelled - Math.max(0, top - base);
-        return new long[] {c, inline, p, stolen};
+        long made = madeInPlace;                             // a worker's are the worker's: 0 here
+        return new long[] {c + made, inline + made, p, stolen};
     }
 
     /**

@@ -195,17 +195,15 @@ public class LazyFuture<T> implements Future<T> {
     }
 
     /**
-     * The handle of a future a woven serial method ran at its creation on thread {@code t}, the
-     * calling thread ({@link SerialFutures}), with its final {@code cell}: numbered after its body
-     * ran. A constructor, which C2 inlines at any call site, so that escape analysis removes it.
+     * The handle of a future a woven serial method made in place on thread {@code t}, the calling
+     * thread ({@link SerialFutures}), with its final {@code cell}: no table and no number
+     * ({@link LatentStack#MADE_IN_PLACE}) — it was never on a stack, and every path that would look
+     * it up reads the final cell first. A constructor, which C2 inlines at any call site, so that
+     * escape analysis removes it.
      */
     LazyFuture(Thread t, Object cell) {
-        this(t, LatentStack.of(t), cell);
-    }
-
-    private LazyFuture(Thread t, LatentStack s, Object cell) {
-        this.region = s.currentRegion();
-        this.number = s.nextNumber();
+        this.region = null;
+        this.number = LatentStack.countMadeInPlace(t);
         this.body = NO_BODY;
         this.owner = t;
         CELL.setRelease(this, cell);
@@ -683,6 +681,6 @@ public class LazyFuture<T> implements Future<T> {
         } else {
             st = "completed";
         }
-        return "LazyFuture#" + number + "[" + st + "]";
+        return "LazyFuture" + (number == LatentStack.MADE_IN_PLACE ? "" : "#" + number) + "[" + st + "]";
     }
 }

@@ -20,9 +20,9 @@ package dev.spindle.future;
  *
  * <p>Each method here is within C2's {@code MaxInlineSize}, and the handles are built by
  * constructors, which C2 inlines at any call-site frequency. A handle made here counts as a future
- * created and run inline ({@code created++} on the thread's stack: ~0.4 ns per future, the one cost
- * the serial method keeps over the directive's; PERFORMANCE.md, futures suite, "Twenty-third
- * session").
+ * created and run inline, on the worker ({@code Worker.countMadeInPlace}) rather than in the latent
+ * stack's {@code created}, which cost twice as much per future; it carries no table and no number,
+ * having never been on a stack (PERFORMANCE.md, futures suite, "Twenty-third session").
  */
 public final class SerialFutures {
 

@@ -149,6 +149,13 @@ public final class Worker extends Thread {
      */
     private int deferRoom;
     /**
+     * Futures a woven serial method made in place on this worker ({@code SerialFutures}): counted
+     * here, not in the latent stack's {@code created}, because there the count cost Fib's serial
+     * method ~0.38 ns per future against ~0.2 here (PERFORMANCE.md, futures suite, "Twenty-third
+     * session"). Owner-only; read racily by the statistics.
+     */
+    private long madeInPlace;
+    /**
      * Woven futures: a deferred call runs at its read on the room its frame lent it (see
      * {@code LatentStack.lendRoomForRead}); no call inside it lends again. Owner-only; cleared for
      * each task this worker runs, like {@link #deferRoom}.
@@ -301,6 +308,11 @@ public final class Worker extends Thread {
     /** Owner, for the futures runtime: the call on lent room ({@link #lendRoom}) returned. */
     public void endLentRoom() {
         roomLent = false;
+    }
+
+    /** Owner, for the futures runtime: one more future made in place by a woven serial method. */
+    public void countMadeInPlace() {
+        madeInPlace++;
     }
 
     /**
@@ -1107,7 +1119,8 @@ public final class Worker extends Thread {
 
     WorkerStatistics statistics() {
         WorkerCounters c = counters;
+        long made = madeInPlace;
         return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken,
-                c.busyNanos, c.waitNanos, FutureCounts.of(latent.counts()));
+                c.busyNanos, c.waitNanos, FutureCounts.of(latent.counts()).plus(new FutureCounts(made, made, 0, 0)));
     }
 }
