@@ -521,7 +521,6 @@ public final class LatentStack extends LatentStackRequest {
         return k;
     }
 
-    /** Owner: the number of a future run at its creation, which the stack never holds. */
     /**
      * The calling thread {@code t} made a future in place in a woven serial method
      * ({@link SerialFutures}): counts it as created and run inline — on the worker, or on this
@@ -543,6 +542,7 @@ public final class LatentStack extends LatentStackRequest {
     /** The number of a handle made in place: it was never on a stack, and it has no table. */
     static final long MADE_IN_PLACE = -1L;
 
+    /** Owner: the number of a future run at its creation, which the stack never holds. */
     long nextNumber() {
         return created++;
     }

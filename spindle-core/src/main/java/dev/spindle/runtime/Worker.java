@@ -151,7 +151,7 @@ public final class Worker extends Thread {
     /**
      * Futures a woven serial method made in place on this worker ({@code SerialFutures}): counted
      * here, not in the latent stack's {@code created}, because there the count cost Fib's serial
-     * method ~0.38 ns per future against ~0.2 here (PERFORMANCE.md, futures suite, "Twenty-third
+     * method ~0.43 ns per future against ~0.17 here (PERFORMANCE.md, futures suite, "Twenty-third
      * session"). Owner-only; read racily by the statistics.
      */
     private long madeInPlace;
