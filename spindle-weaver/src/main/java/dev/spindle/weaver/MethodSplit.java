@@ -66,13 +66,11 @@ final class MethodSplit {
      * @param marker the copy's extra parameter type
      */
     static Split copy(ClassNode cn, MethodNode mn, Predicate<AbstractInsnNode> isSite, String marker) {
-        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
-        // argument slots, counting one for an implicit receiver (which a static method has not)
-        int argSlots = (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - (isStatic ? 1 : 0);
-        if (mn.name.startsWith("<") || (cn.access & Opcodes.ACC_INTERFACE) != 0 || argSlots + 1 > 255
-                || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+        if (!splittable(cn, mn)) {
             return null;
         }
+        boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
+        int argSlots = argSlots(mn);
         ResumePoint resume = ResumePoint.find(cn, mn, argSlots, isSite);
         if (resume != null) {
             mn.instructions.insertBefore(resume.at(), resume.label());
@@ -82,6 +80,20 @@ final class MethodSplit {
             UnreachableCode.remove(copy);                    // the prefix it jumps over
         }
         return new Split(copy, resume, isStatic, argSlots);
+    }
+
+    /**
+     * True unless {@code mn} is a constructor or class initializer, a method of an interface, abstract
+     * or native, or has parameters that already fill 255 slots (the copy adds one).
+     */
+    static boolean splittable(ClassNode cn, MethodNode mn) {
+        return !mn.name.startsWith("<") && (cn.access & Opcodes.ACC_INTERFACE) == 0 && argSlots(mn) + 1 <= 255
+                && (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0;
+    }
+
+    /** Argument slots, counting one for an implicit receiver (which a static method has not). */
+    private static int argSlots(MethodNode mn) {
+        return (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - ((mn.access & Opcodes.ACC_STATIC) != 0 ? 1 : 0);
     }
 
     /** The serial method's prologue, once the caller has rewritten it: asks {@code ask}, and if yes runs the copy. */

@@ -179,9 +179,9 @@ final class SerialFutureSplit {
      *           place into the serial method
      * @return the deferring copy to add to the class, or null if the method is left as it was
      */
-    static MethodNode split(ClassNode cn, MethodNode mn) {
-        if ((cn.access & Opcodes.ACC_INTERFACE) != 0 || mn.name.startsWith("<")) {
-            return null;
+    static Result split(ClassNode cn, MethodNode mn) {
+        if (!MethodSplit.splittable(cn, mn)) {
+            return null;                                     // before the analyses below
         }
         List<AbstractInsnNode> sites = rewritableSites(cn, mn);
         if (sites == null || sites.isEmpty()) {
@@ -191,16 +191,10 @@ final class SerialFutureSplit {
         if (split == null) {
             return null;
         }
-        Map<AbstractInsnNode, LambdaTarget> direct = directCalls(cn, mn, sites);
-        Set<LabelNode> used = LambdaTarget.usedLabels(mn);
+        Map<AbstractInsnNode, Direct> direct = directCalls(cn, mn, sites);
         int next = Math.max(mn.maxLocals, split.argSlots());
         for (AbstractInsnNode site : sites) {
-            LambdaTarget t = direct.get(site);
-            InvokeDynamicInsnNode indy = null;
-            if (t != null && t.captured().length > 0) {
-                indy = LambdaTarget.indyRightBefore(site, used);   // checked in directCalls
-            }
-            next = runInPlace(mn, (MethodInsnNode) site, next, t, indy);
+            next = runInPlace(mn, (MethodInsnNode) site, next, direct.get(site));
         }
         mn.maxLocals = next;
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
@@ -212,7 +206,26 @@ final class SerialFutureSplit {
             }
         }
         MethodSplit.addPrologue(cn, mn, split, ASK);
-        return split.copy();
+        return new Result(split.copy(), sites.size());
+    }
+
+    /**
+     * A split made.
+     *
+     * @param deferring the method as written, to add to the class
+     * @param inPlace   how many factory calls the serial method makes in place
+     */
+    record Result(MethodNode deferring, int inPlace) {
+    }
+
+    /**
+     * A site whose body is called as its lambda's implementation method.
+     *
+     * @param target the implementation method
+     * @param indy   for a supplier form, the {@code invokedynamic} right before the factory call,
+     *               which the rewrite removes; null for a call form, whose function stays unused
+     */
+    private record Direct(LambdaTarget target, InvokeDynamicInsnNode indy) {
     }
 
     /**
@@ -268,9 +281,9 @@ final class SerialFutureSplit {
      * call (its captured values are then what the stack holds there), or a call form whose
      * function is a lambda or method reference that captures nothing.
      */
-    private static Map<AbstractInsnNode, LambdaTarget> directCalls(ClassNode cn, MethodNode mn,
+    private static Map<AbstractInsnNode, Direct> directCalls(ClassNode cn, MethodNode mn,
             List<AbstractInsnNode> sites) {
-        Map<AbstractInsnNode, LambdaTarget> direct = new HashMap<>();
+        Map<AbstractInsnNode, Direct> direct = new HashMap<>();
         Set<LabelNode> used = LambdaTarget.usedLabels(mn);
         Frame<SourceValue>[] sources;
         try {
@@ -293,8 +306,10 @@ final class SerialFutureSplit {
             if (t == null) {
                 continue;
             }
-            if (args == 1 ? LambdaTarget.indyRightBefore(site, used) == indy : t.captured().length == 0) {
-                direct.put(site, t);
+            if (args == 1 && LambdaTarget.indyRightBefore(site, used) == indy) {
+                direct.put(site, new Direct(t, indy));           // a supplier: its captures become the arguments
+            } else if (args > 1 && t.captured().length == 0) {
+                direct.put(site, new Direct(t, null));           // a call form over a constant function
             }
         }
         return direct;
@@ -321,16 +336,17 @@ final class SerialFutureSplit {
     /**
      * Replaces the factory call {@code site} by the body's own call: its arguments into fresh locals
      * from {@code next} on, the factory's null check, the call in a try/catch of Throwable, and the
-     * {@code SerialFutures} handle of its value or its failure. With a {@link LambdaTarget}, the call
-     * is its implementation's: for a supplier form created by {@code indy} right before, the
+     * {@code SerialFutures} handle of its value or its failure. With a {@link Direct} target, the call
+     * is its implementation's: for a supplier form created by its {@code indy} right before, the
      * {@code invokedynamic} goes and its captured values are the call's first arguments; for a call
      * form, the function (a constant) is left unused.
      *
      * @return the next free local
      */
-    private static int runInPlace(MethodNode mn, MethodInsnNode site, int next, LambdaTarget direct,
-            InvokeDynamicInsnNode indy) {
+    private static int runInPlace(MethodNode mn, MethodInsnNode site, int next, Direct d) {
         Factory f = factory(site);
+        LambdaTarget direct = d == null ? null : d.target();
+        InvokeDynamicInsnNode indy = d == null ? null : d.indy();
         Type[] args = indy != null ? direct.captured() : Type.getArgumentTypes(site.desc);
         int[] slots = new int[args.length];
         for (int a = 0; a < args.length; a++) {

@@ -109,11 +109,10 @@ public final class Weaver {
             try {
                 List<FutureVariable> vars = FutureVariableFinder.mentions(mn) ? FutureVariableFinder.find(mn) : List.of();
                 if (vars.isEmpty()) {
-                    int inPlace = countFactories(mn);
-                    MethodNode deferring = inPlace == 0 ? null : SerialFutureSplit.split(cn, mn);
-                    if (deferring != null) {
-                        bodies.add(deferring);
-                        woven.add(new WovenMethod(className, method, 0, 0, inPlace - countFactories(mn)));
+                    SerialFutureSplit.Result split = SerialFutureSplit.split(cn, mn);
+                    if (split != null) {
+                        bodies.add(split.deferring());
+                        woven.add(new WovenMethod(className, method, 0, 0, split.inPlace()));
                     }
                     continue;
                 }
@@ -181,17 +180,6 @@ public final class Weaver {
                     + " constant pool entries, over the JVM's limit of 65535; split the class"));
             return new WeaveResult(className, null, List.of(), all, false);
         }
-    }
-
-    /** Factory calls of the object API left in {@code mn}: before and after a split, the difference is what it rewrote. */
-    private static int countFactories(MethodNode mn) {
-        int n = 0;
-        for (var insn = mn.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-            if (SerialFutureSplit.isFactory(insn)) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private static boolean refused(List<Refusal> refusals, MethodNode mn) {
