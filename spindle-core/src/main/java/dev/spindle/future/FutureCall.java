@@ -282,6 +282,7 @@ public final class FutureCall extends Latent {
             if (a[t] == c) {                              // latent on top: the common case
                 a[t] = null;
                 s.top = t;
+                s.mirrorRoom();
                 if (s.lendRoomForRead()) {                  // the last givable call: it may defer again
                     try {
                         c.runBody();

@@ -295,6 +295,17 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
+     * A thread {@code t} that is not a worker, at a woven serial method's prologue
+     * ({@link SerialFutures#mayKeepLatent()}): true if a future it created now could be kept latent.
+     *
+     * @param t the calling thread
+     * @return whether the frame should run its method as written
+     */
+    static boolean externalMayKeepLatent(Thread t) {
+        return !of(t).runsNow();
+    }
+
+    /**
      * Owner, as a future of the object API is created: runs it now or pushes it latent (see
      * {@link #runsNow}), returns its number and leaves what its handle holds in the {@code made*}
      * fields, which the handle's constructor reads at once: the region, the body (or
@@ -366,6 +377,10 @@ public final class LatentStack extends LatentStackRequest {
             if (MODE != SpawnMode.ALWAYS && runNowAt != oldestGivable() + keep) {
                 throw new IllegalStateException("latent stack of " + owner.getName() + ": runs now at " + runNowAt
                         + ", base " + b + ", floor " + floor + ", keep " + keep);
+            }
+            if (worker != null && worker.latentRoom() != t < runNowAt) {
+                throw new IllegalStateException("latent stack of " + owner.getName() + ": the worker's mirror says "
+                        + (worker.latentRoom() ? "room" : "no room") + ", top " + t + ", runs now at " + runNowAt);
             }
             long previous = -1;
             for (int i = b; i < t; i++) {
@@ -513,6 +528,7 @@ public final class LatentStack extends LatentStackRequest {
         numbers[t] = k;
         top = t + 1;
         created = k + 1;
+        mirrorRoom();
         if (MODE == SpawnMode.ALWAYS) {
             promoteNewest();
         } else if ((int) REQUESTED.getOpaque(this) != NONE || worker == null) {
@@ -654,6 +670,7 @@ public final class LatentStack extends LatentStackRequest {
         if (a[t] == body && numbers[t] == number) {   // a cleared slot (below base) never matches
             a[t] = null;
             top = t;
+            mirrorRoom();
             return true;
         }
         return false;
@@ -676,6 +693,7 @@ public final class LatentStack extends LatentStackRequest {
         }
         slots[t] = null;
         top = t;
+        mirrorRoom();
     }
 
     /**
@@ -963,6 +981,7 @@ public final class LatentStack extends LatentStackRequest {
         Latent f = entryAt(t);
         slots[t] = null;
         top = t;
+        mirrorRoom();
         promote(f, false, "spawn=always", t < floor);
     }
 
@@ -997,6 +1016,7 @@ public final class LatentStack extends LatentStackRequest {
             Latent f = entryAt(t);
             slots[t] = null;
             top = t;
+            mirrorRoom();
             f.runDetached(this);
         }
     }
@@ -1045,6 +1065,7 @@ public final class LatentStack extends LatentStackRequest {
             slots[i] = null;
         }
         top = from;
+        mirrorRoom();
         for (int k = 0; k < left.size(); k++) {
             promote(left.get(k), true, "its task ended", from + k < fl);
         }
@@ -1080,6 +1101,19 @@ public final class LatentStack extends LatentStackRequest {
      */
     private void rebound() {
         runNowAt = MODE == SpawnMode.ALWAYS ? Integer.MAX_VALUE : oldestGivable() + keep;
+        mirrorRoom();
+    }
+
+    /**
+     * Owner, after {@code top} or {@code runNowAt} changed: keeps its worker's mirror of
+     * {@code top < runNowAt} in step ({@code Worker.mayKeepLatent}, which the prologue of a woven
+     * serial method reads instead of this stack). A plain store on the paths that push, pop or
+     * promote latent entries; none on the serial methods' path.
+     */
+    void mirrorRoom() {
+        if (worker != null) {
+            worker.latentRoom(top < runNowAt);
+        }
     }
 
     /** Owner: a frame deferred a woven call (see {@link FutureCall}'s spawn decision). */

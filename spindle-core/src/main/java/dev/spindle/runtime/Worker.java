@@ -156,6 +156,16 @@ public final class Worker extends Thread {
      */
     private long madeInPlace;
     /**
+     * The futures runtime's mirror of its latent stack's {@code top < runNowAt}: the stack holds
+     * fewer latent futures above its floor than it keeps (or spawn=always), so a future created now
+     * would be kept latent. The stack writes it wherever its top or bound changes
+     * ({@code LatentStack.mirrorRoom}); a woven serial method's prologue reads it here, with the
+     * request hint, instead of reaching the stack through this worker: Fib at one worker 118 →
+     * 106 ms, TreeSum-16M 38.1 → 32.8 (PERFORMANCE.md, futures suite, "Twenty-fourth session").
+     * Owner-only.
+     */
+    private boolean latentRoom;
+    /**
      * Woven futures: a deferred call runs at its read on the room its frame lent it (see
      * {@code LatentStack.lendRoomForRead}); no call inside it lends again. Owner-only; cleared for
      * each task this worker runs, like {@link #deferRoom}.
@@ -308,6 +318,35 @@ public final class Worker extends Thread {
     /** Owner, for the futures runtime: the call on lent room ({@link #lendRoom}) returned. */
     public void endLentRoom() {
         roomLent = false;
+    }
+
+    /**
+     * Owner, for the futures runtime: its latent stack's top or bound changed.
+     *
+     * @param room whether the stack holds fewer latent futures than it keeps
+     */
+    public void latentRoom(boolean room) {
+        latentRoom = room;
+    }
+
+    /**
+     * Owner, for the futures runtime: the mirror {@link #latentRoom(boolean)} last wrote.
+     *
+     * @return whether the latent stack holds fewer latent futures than it keeps
+     */
+    public boolean latentRoom() {
+        return latentRoom;
+    }
+
+    /**
+     * Owner, the prologue of a woven serial method: true if a future created now could be kept
+     * latent — the latent stack has room, or another thread may have asked for work. A plain and
+     * an opaque load of this worker's fields; no store.
+     *
+     * @return whether the frame should run its method as written
+     */
+    public boolean mayKeepLatent() {
+        return latentRoom || (int) REQUEST_HINT.getOpaque(this) != 0;
     }
 
     /** Owner, for the futures runtime: one more future made in place by a woven serial method. */
