@@ -161,7 +161,7 @@ public final class Worker extends Thread {
      * would be kept latent. The stack writes it wherever its top or bound changes
      * ({@code LatentStack.mirrorRoom}); a woven serial method's prologue reads it here, with the
      * request hint, instead of reaching the stack through this worker: Fib at one worker 118 →
-     * 106 ms, TreeSum-16M 38.1 → 32.8 (PERFORMANCE.md, futures suite, "Twenty-fourth session").
+     * 110 ms, TreeSum-16M 38.1 → 32.7 (PERFORMANCE.md, futures suite, "Twenty-fourth session").
      * Owner-only.
      */
     private boolean latentRoom;
