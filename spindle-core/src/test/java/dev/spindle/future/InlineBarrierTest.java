@@ -76,6 +76,10 @@ class InlineBarrierTest {
         for (String[] m : methods) {
             assertInlinable(SerialFutures.class, m[0], m[1], limit, "the handle can be removed");
         }
+        // what the prologue asks of a worker, and the mirror the latent stack keeps for it
+        assertInlinable(dev.spindle.runtime.Worker.class, "mayKeepLatent", "()Z", limit, "the prologue stays two loads");
+        assertInlinable(dev.spindle.runtime.Worker.class, "latentRoom", "(Z)V", limit, "the mirror costs a store");
+        assertInlinable(LatentStack.class, "externalMayKeepLatent", "(Ljava/lang/Thread;)Z", limit, "the prologue stays small");
     }
 
     /**
