@@ -281,8 +281,7 @@ public final class FutureCall extends Latent {
             int t = s.top - 1;
             if (a[t] == c) {                              // latent on top: the common case
                 a[t] = null;
-                s.top = t;
-                s.mirrorRoom();
+                s.moveTop(t);
                 if (s.lendRoomForRead()) {                  // the last givable call: it may defer again
                     try {
                         c.runBody();

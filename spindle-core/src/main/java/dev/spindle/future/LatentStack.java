@@ -526,9 +526,8 @@ public final class LatentStack extends LatentStackRequest {
         }
         a[t] = entry;
         numbers[t] = k;
-        top = t + 1;
         created = k + 1;
-        mirrorRoom();
+        moveTop(t + 1);
         if (MODE == SpawnMode.ALWAYS) {
             promoteNewest();
         } else if ((int) REQUESTED.getOpaque(this) != NONE || worker == null) {
@@ -669,8 +668,7 @@ public final class LatentStack extends LatentStackRequest {
         Object[] a = slots;
         if (a[t] == body && numbers[t] == number) {   // a cleared slot (below base) never matches
             a[t] = null;
-            top = t;
-            mirrorRoom();
+            moveTop(t);
             return true;
         }
         return false;
@@ -692,8 +690,7 @@ public final class LatentStack extends LatentStackRequest {
             epoch++;
         }
         slots[t] = null;
-        top = t;
-        mirrorRoom();
+        moveTop(t);
     }
 
     /**
@@ -980,8 +977,7 @@ public final class LatentStack extends LatentStackRequest {
         int t = top - 1;
         Latent f = entryAt(t);
         slots[t] = null;
-        top = t;
-        mirrorRoom();
+        moveTop(t);
         promote(f, false, "spawn=always", t < floor);
     }
 
@@ -1015,8 +1011,7 @@ public final class LatentStack extends LatentStackRequest {
             int t = top - 1;
             Latent f = entryAt(t);
             slots[t] = null;
-            top = t;
-            mirrorRoom();
+            moveTop(t);
             f.runDetached(this);
         }
     }
@@ -1064,8 +1059,7 @@ public final class LatentStack extends LatentStackRequest {
             left.add(entryAt(i));
             slots[i] = null;
         }
-        top = from;
-        mirrorRoom();
+        moveTop(from);
         for (int k = 0; k < left.size(); k++) {
             promote(left.get(k), true, "its task ended", from + k < fl);
         }
@@ -1105,12 +1099,22 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
+     * Owner: sets {@code top} and the worker's mirror of {@code top < runNowAt} with it (see
+     * {@link #mirrorRoom}). Every change of {@code top} goes through here, except those followed
+     * by {@link #rebound}, which mirrors too.
+     */
+    void moveTop(int t) {
+        top = t;
+        mirrorRoom();
+    }
+
+    /**
      * Owner, after {@code top} or {@code runNowAt} changed: keeps its worker's mirror of
      * {@code top < runNowAt} in step ({@code Worker.mayKeepLatent}, which the prologue of a woven
      * serial method reads instead of this stack). A plain store on the paths that push, pop or
      * promote latent entries; none on the serial methods' path.
      */
-    void mirrorRoom() {
+    private void mirrorRoom() {
         if (worker != null) {
             worker.latentRoom(top < runNowAt);
         }

@@ -24,6 +24,7 @@ abstract class LatentStackOwnerFields {
     /** Tables that latent futures may belong to, oldest first (see {@link LatentStack#regionOf}). */
     final ArrayDeque<ExposedFutures> openRegions = new ArrayDeque<>();
     int base = 1;
+    /** Changed through {@link LatentStack#moveTop} or right before its {@code rebound}, which keep the worker's mirror in step. */
     int top = 1;
     /** Bumped whenever positions are reused or moved, so a region mark knows its positions are stale. */
     int epoch;

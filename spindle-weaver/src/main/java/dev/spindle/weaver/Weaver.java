@@ -149,7 +149,7 @@ public final class Weaver {
             cn.accept(cw);
             return new WeaveResult(className, cw.toByteArray(), woven, refusals, false);
         } catch (ClassHierarchy.TypeNotFoundException e) {
-            if (woven.stream().allMatch(m -> m.variables() == 0)) {
+            if (onlySplits(woven)) {
                 return new WeaveResult(className, null, List.of(), refusals, false);   // only optimizations: left as written
             }
             List<Refusal> all = new ArrayList<>(refusals);
@@ -172,7 +172,7 @@ public final class Weaver {
                             + " per method; move part of it into a method of its own"));
             return weave(classFile, more, unsplit);
         } catch (ClassTooLargeException e) {
-            if (woven.stream().allMatch(m -> m.variables() == 0)) {
+            if (onlySplits(woven)) {
                 return new WeaveResult(className, null, List.of(), refusals, false);
             }
             List<Refusal> all = new ArrayList<>(refusals);
@@ -192,16 +192,22 @@ public final class Weaver {
         return false;
     }
 
+    /** True if every method woven was split only for its object-API futures: an optimization, not a request. */
+    private static boolean onlySplits(List<WovenMethod> woven) {
+        return woven.stream().allMatch(m -> m.variables() == 0);
+    }
+
     /**
      * The method the weaver rewrote whose woven code is {@code name desc}: the method itself, or its
-     * deferring copy (the same name, its parameters followed by a {@code FutureCall} and perhaps
-     * more; see {@link DeferringSplit}).
+     * deferring copy (the same name, its parameters followed by a {@code FutureCall} or
+     * {@code SerialFutures} marker and perhaps more; see {@link DeferringSplit} and
+     * {@link SerialFutureSplit}).
      */
     private static MethodNode originalOf(List<MethodNode> targets, String name, String desc) {
         for (MethodNode mn : targets) {
-            if (mn.name.equals(name) && (mn.desc.equals(desc)
-                    || desc.startsWith(mn.desc.substring(0, mn.desc.indexOf(')')) + DeferringSplit.MARKER)
-                    || desc.startsWith(mn.desc.substring(0, mn.desc.indexOf(')')) + SerialFutureSplit.MARKER))) {
+            String params = mn.desc.substring(0, mn.desc.indexOf(')'));
+            if (mn.name.equals(name) && (mn.desc.equals(desc) || desc.startsWith(params + DeferringSplit.MARKER)
+                    || desc.startsWith(params + SerialFutureSplit.MARKER))) {
                 return mn;
             }
         }
