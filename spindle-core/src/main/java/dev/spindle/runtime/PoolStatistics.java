@@ -55,6 +55,11 @@ public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths, 
         return workers.stream().mapToLong(WorkerStatistics::submissionsTaken).sum();
     }
 
+    /** @return total quiet windows: times a worker stopped asking for latent work after a piece too small to pay */
+    public long quietWindows() {
+        return workers.stream().mapToLong(WorkerStatistics::quietWindows).sum();
+    }
+
     /**
      * The difference {@code this - earlier}.
      *
@@ -91,10 +96,10 @@ public record PoolStatistics(List<WorkerStatistics> workers, long workerDeaths, 
     /** @return a one-line summary */
     public String summary() {
         FutureCounts f = futures();
-        return String.format(java.util.Locale.ROOT, "workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d deaths=%d"
+        return String.format(java.util.Locale.ROOT, "workers=%d tasks=%d steals=%d failedSteals=%d parks=%d helpingJoins=%d submissions=%d quietWindows=%d deaths=%d"
                         + " busy=%.3fms waiting=%.3fms futures=%d inline=%d promoted=%d stolen=%d",
                 workers.size(), tasksRun(), steals(), failedSteals(), parks(), helpingJoins(),
-                submissionsTaken(), workerDeaths, busyNanos() / 1e6, waitNanos() / 1e6,
+                submissionsTaken(), quietWindows(), workerDeaths, busyNanos() / 1e6, waitNanos() / 1e6,
                 f.created(), f.inline(), f.promoted(), f.stolen());
     }
 

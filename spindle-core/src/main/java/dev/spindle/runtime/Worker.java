@@ -43,7 +43,7 @@ import java.util.concurrent.locks.LockSupport;
  * });
  * }</pre>
  */
-public final class Worker extends Thread {
+public final class Worker extends WorkerPad1 {
 
     /** Rounds a joiner spins before it may yield or park (it also checks its task each round). */
     private static final int SPIN_ROUNDS = 64;
@@ -75,7 +75,7 @@ public final class Worker extends Thread {
     static {
         try {
             PARK_STATE = MethodHandles.lookup().findVarHandle(Worker.class, "parkState", int.class);
-            REQUEST_HINT = MethodHandles.lookup().findVarHandle(Worker.class, "requestHint", int.class);
+            REQUEST_HINT = MethodHandles.lookup().findVarHandle(WorkerOwnerFields.class, "requestHint", int.class);
             DESCRIPTOR = MethodHandles.lookup().findVarHandle(Worker.class, "descriptor", WorkDescriptor.class);
             RUNNING_STEAL = MethodHandles.lookup().findVarHandle(Worker.class, "runningSteal", Task.class);
         } catch (ReflectiveOperationException e) {
@@ -87,7 +87,6 @@ public final class Worker extends Thread {
     final int index;
     final SplitDeque<Task<?>> deque;
     private final IdleProtocol idle;
-    private int seed;
 
     /** The stolen task this worker is running (innermost), a hint for leapfrogging joiners. */
     volatile Task<?> runningSteal;
@@ -98,9 +97,6 @@ public final class Worker extends Thread {
      * {@link WorkDescriptor}).
      */
     @SuppressWarnings("unused") private volatile WorkDescriptor descriptor;
-    /** Set by {@link #scan}: the member it claimed of the descriptor whose completion it returned. */
-    private int foundMember;
-
     /**
      * How long the promoted futures this worker stole had waited between their promotion and the
      * start of their run here, in ns: an exponentially weighted average (weight 1/8) of samples
@@ -122,15 +118,10 @@ public final class Worker extends Thread {
      */
     volatile boolean retired;
 
-    /** The pool's pinning epoch this worker last applied; -1 before its first task. */
-    private int pinningSeen = -1;
     /** The CPU this worker is pinned to, or -1. */
     private volatile int pinnedCpu = -1;
     /** Binds this worker to its CPU while it is parked; set when its thread starts. */
     ParkBinding parkBinding = ParkBinding.NONE;
-    /** Owner: whether {@link #parkBinding} was prepared from this worker's affinity. */
-    private boolean parkBindingPrepared;
-
     /** Calls into the scheduler from user tasks without being inlined into them. */
     final CompilationBarrier barrier = new CompilationBarrier();
 
@@ -141,52 +132,12 @@ public final class Worker extends Thread {
     final LatentStack latent;
 
     /**
-     * Woven futures ({@code FutureCall}): how many more frames on the current call path may defer
-     * a call — the spawn decision defers only near the top of a task's recursion. Starts at
-     * {@link #deferDepth} for each task this worker runs; each frame that defers a call takes one,
-     * and gives it back when it has the result. Owner-only, and on the Worker itself so that the
-     * decision at every woven call is one load from the current thread.
-     */
-    private int deferRoom;
-    /**
-     * Futures a woven serial method made in place on this worker ({@code SerialFutures}): counted
-     * here, not in the latent stack's {@code created}, because there the count cost Fib's serial
-     * method ~0.43 ns per future against ~0.17 here (PERFORMANCE.md, futures suite, "Twenty-third
-     * session"). Owner-only; read racily by the statistics.
-     */
-    private long madeInPlace;
-    /**
-     * The futures runtime's mirror of its latent stack's {@code top < runNowAt}: the stack holds
-     * fewer latent futures above its floor than it keeps (or spawn=always), so a future created now
-     * would be kept latent. The stack writes it wherever its top or bound changes
-     * ({@code LatentStack.mirrorRoom}); a woven serial method's prologue reads it here, with the
-     * request hint, instead of reaching the stack through this worker: Fib at one worker 118 →
-     * 110 ms, TreeSum-16M 38.1 → 32.7 (PERFORMANCE.md, futures suite, "Twenty-fourth session").
-     * Owner-only.
-     */
-    private boolean latentRoom;
-    /**
-     * Woven futures: a deferred call runs at its read on the room its frame lent it (see
-     * {@code LatentStack.lendRoomForRead}); no call inside it lends again. Owner-only; cleared for
-     * each task this worker runs, like {@link #deferRoom}.
-     */
-    private boolean roomLent;
-    /**
      * The depth a task's recursion defers to: 0 in a pool of one worker (nobody could take a
      * deferred call), otherwise 2 + log2(parallelism), or {@code -Dspindle.directive.depth}.
      */
     private final int deferDepth;
-    /**
-     * Woven futures: set by a thread that asked this worker's latent stack for work (after its
-     * request is visible there), cleared by this worker just before it looks at the request. A
-     * mirror on the Worker, so that a woven call made at its declaration notices a hungry worker
-     * with one load from the current thread and no store (a per-call counter instead cost a
-     * third of Knapsack's time at one worker).
-     */
-    private volatile int requestHint;
-
     Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
-        super(pool.threadGroup(), null, pool.workerName(index), 0L, false);
+        super(pool.threadGroup(), pool.workerName(index));
         this.pool = pool;
         this.index = index;
         this.deque = deque;
@@ -913,6 +864,7 @@ public final class Worker extends Thread {
                     idle.startSearching();
                     searching = true;
                 }
+                long searchStart = System.nanoTime();
                 t = search();
                 if (t == null) {
                     requestLatentWork();
@@ -922,9 +874,13 @@ public final class Worker extends Thread {
                 idle.stopSearching(true);
                 followPinning();
                 long start = System.nanoTime();
+                boolean promoted = t.promotedAt() != 0L;
                 searching = runFound(t, true);
                 lastEnd = System.nanoTime();
                 counters.busyNanos += lastEnd - start;
+                if (promoted) {
+                    weighPiece(start - searchStart, lastEnd - start, lastEnd);
+                }
                 continue;
             }
             if (searching) {
@@ -983,11 +939,38 @@ public final class Worker extends Thread {
         return pinnedCpu;
     }
 
+    /**
+     * After a promoted piece from the main loop: opens a quiet window if the piece was too small
+     * to pay for its search, closes it otherwise ({@link RequestBackoff}).
+     */
+    private void weighPiece(long searchedNanos, long ranNanos, long now) {
+        long quiet = RequestBackoff.quietNanos(searchedNanos, ranNanos);
+        if (quiet > 0L) {
+            quietUntil = now + quiet;
+            counters.quietWindows++;
+        } else {
+            quietUntil = 0L;
+        }
+    }
+
+    /** True unless this worker is in a quiet window (which it closes once it has passed). */
+    private boolean mayAskForLatentWork() {
+        long q = quietUntil;
+        if (q == 0L) {
+            return true;
+        }
+        if (System.nanoTime() - q >= 0L) {
+            quietUntil = 0L;
+            return true;
+        }
+        return false;
+    }
+
     /** Spins over the victims a bounded number of rounds, yielding towards the end. */
     private Task<?> search() {
         long start = 0L;
         for (int round = 0; ; round++) {
-            Task<?> t = scan();
+            Task<?> t = scan(mayAskForLatentWork());
             if (t != null) {
                 return t;
             }
@@ -1016,8 +999,11 @@ public final class Worker extends Thread {
     /**
      * One pass: every other worker's offered descriptor and deque from a random start, then the
      * submission queue. Run what it returns with {@link #runFound(Task, boolean)}.
+     *
+     * @param ask whether to ask the latent stack of each worker that offers nothing to promote
+     *            its oldest latent future (not in a quiet window, see {@link RequestBackoff})
      */
-    private Task<?> scan() {
+    private Task<?> scan(boolean ask) {
         int n = pool.workerCount();
         if (n > 1) {
             int r = seed;
@@ -1050,7 +1036,9 @@ public final class Worker extends Thread {
                     return t;
                 }
                 counters.failedSteals++;
-                v.latent.requestOne();
+                if (ask) {
+                    v.latent.requestOne();
+                }
             }
         }
         Task<?> t = pool.submissions().poll();
@@ -1104,7 +1092,7 @@ public final class Worker extends Thread {
                 u = popLocal();
             }
             if (u == null) {
-                u = scan();
+                u = scan(true);
                 stolen = u != null;
             }
             if (u != null) {
@@ -1141,7 +1129,7 @@ public final class Worker extends Thread {
             requestLatentWork();
             if (idle.park(this, t)) {
                 // Woken by new work as a searcher: look once, then hand the search on.
-                Task<?> w = t.isDone() ? null : scan();
+                Task<?> w = t.isDone() ? null : scan(true);
                 idle.stopSearching(w != null);
                 if (w != null) {
                     counters.helpingJoins++;
@@ -1159,7 +1147,7 @@ public final class Worker extends Thread {
     WorkerStatistics statistics() {
         WorkerCounters c = counters;
         long made = madeInPlace;
-        return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken,
+        return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken, c.quietWindows,
                 c.busyNanos, c.waitNanos, FutureCounts.of(latent.counts()).plus(new FutureCounts(made, made, 0, 0)));
     }
 }

@@ -14,6 +14,8 @@ final class WorkerCounters {
     long parks;
     long helpingJoins;
     long submissionsTaken;
+    /** Quiet windows opened ({@link RequestBackoff}). */
+    long quietWindows;
     /** Nanoseconds in tasks the main loop ran (waits inside them included). */
     long busyNanos;
     /** Nanoseconds waiting in joins and touches with nothing to run (helped tasks excluded). */

@@ -16,6 +16,9 @@ package dev.spindle.runtime;
  * @param parks            times the worker parked (idle or in a join)
  * @param helpingJoins     tasks run while waiting in a join
  * @param submissionsTaken tasks taken from the external submission queue
+ * @param quietWindows     times the worker stopped asking others for latent work for a while,
+ *                         because a promoted piece it had stolen was too small to pay for its
+ *                         search (see {@code RequestBackoff})
  * @param busyNanos        nanoseconds spent running the tasks the worker's main loop took (its own
  *                         and stolen ones, with every join and touch inside them); the rest of the
  *                         worker's time it was searching for work or parked. A task's time is
@@ -30,7 +33,7 @@ package dev.spindle.runtime;
  * @param futures          lazy futures this worker created, ran inline, promoted, stole
  */
 public record WorkerStatistics(int index, long tasksRun, long steals, long failedSteals, long parks,
-                               long helpingJoins, long submissionsTaken, long busyNanos, long waitNanos,
+                               long helpingJoins, long submissionsTaken, long quietWindows, long busyNanos, long waitNanos,
                                FutureCounts futures) {
 
     /**
@@ -43,6 +46,7 @@ public record WorkerStatistics(int index, long tasksRun, long steals, long faile
         return new WorkerStatistics(index, tasksRun - earlier.tasksRun, steals - earlier.steals,
                 failedSteals - earlier.failedSteals, parks - earlier.parks,
                 helpingJoins - earlier.helpingJoins, submissionsTaken - earlier.submissionsTaken,
+                quietWindows - earlier.quietWindows,
                 busyNanos - earlier.busyNanos, waitNanos - earlier.waitNanos, futures.minus(earlier.futures));
     }
 }

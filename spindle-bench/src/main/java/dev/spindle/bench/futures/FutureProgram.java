@@ -97,6 +97,7 @@ public abstract class FutureProgram<I, R> implements Benchmark<I, R> {
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("steals", s.steals());
         m.put("parks", s.parks());
+        m.put("quiet_windows", s.quietWindows());
         m.put("busy_us", s.busyNanos() / 1000);
         m.put("wait_us", s.waitNanos() / 1000);
         m.put("futures", f.created());

@@ -92,6 +92,7 @@ public final class Variants {
             m.put("failed_steals", s.failedSteals());
             m.put("parks", s.parks());
             m.put("helping_joins", s.helpingJoins());
+            m.put("quiet_windows", s.quietWindows());
             m.put("busy_us", s.busyNanos() / 1000);
             m.put("wait_us", s.waitNanos() / 1000);
             return m;
