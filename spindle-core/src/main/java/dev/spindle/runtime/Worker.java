@@ -32,7 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Latent futures</h2>
  * Each worker also owns a {@link LatentStack} of futures not yet exposed. The worker feeds it the
  * demand signals and region boundaries the spawn decision needs: a failed steal asks the victim's
- * stack for work; a worker about to park asks the stacks of threads that are not workers; after
+ * stack for work — unless the last promoted piece this worker ran was too small to pay for its
+ * search, which keeps it from asking for a while ({@link RequestBackoff}); a worker about to park
+ * asks the stacks of threads that are not workers; after
  * every task the futures the task left latent are promoted; and a joiner with nothing else to run
  * promotes (and then runs) its own latent futures instead of parking.
  *
@@ -122,6 +124,7 @@ public final class Worker extends WorkerPad1 {
     private volatile int pinnedCpu = -1;
     /** Binds this worker to its CPU while it is parked; set when its thread starts. */
     ParkBinding parkBinding = ParkBinding.NONE;
+
     /** Calls into the scheduler from user tasks without being inlined into them. */
     final CompilationBarrier barrier = new CompilationBarrier();
 
@@ -136,6 +139,7 @@ public final class Worker extends WorkerPad1 {
      * deferred call), otherwise 2 + log2(parallelism), or {@code -Dspindle.directive.depth}.
      */
     private final int deferDepth;
+
     Worker(SpindlePool pool, int index, SplitDeque<Task<?>> deque, Worker predecessor) {
         super(pool.threadGroup(), pool.workerName(index));
         this.pool = pool;
