@@ -3,14 +3,12 @@ package dev.spindle.future;
 import dev.spindle.runtime.FutureCounts;
 import dev.spindle.Spindle;
 import dev.spindle.runtime.SpindlePool;
-import dev.spindle.runtime.Task;
 import dev.spindle.runtime.Worker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -45,44 +43,26 @@ class SerialFuturesTest {
     @Test
     void theWorkersMirrorFollowsItsStackThroughAPushAndAPop() throws Exception {
         assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "the stack keeps futures latent only under spawn=auto");
-        try (SpindlePool pool = new SpindlePool(2)) {
-            // The other worker is held in a task of its own, so that nobody asks for work meanwhile
-            // (a request answers the prologue's question too).
-            CountDownLatch held = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            pool.submit(new Task<Void>() {
-                @Override
-                protected Void compute() {
-                    held.countDown();
-                    try {
-                        assertTrue(release.await(60, TimeUnit.SECONDS), "the holding task was never released");
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                    return null;
-                }
+        // The other worker is held in a task of its own, so that nobody asks for work meanwhile
+        // (a request answers the prologue's question too).
+        try (QuietPool quiet = new QuietPool()) {
+            SpindlePool pool = quiet.pool;
+            List<Boolean> seen = onWorker(pool, () -> {
+                Worker w = (Worker) Thread.currentThread();
+                // A request a worker left before it parked at the pool's start is answered
+                // by the first push; after it, nobody asks.
+                assertEquals(0, Spindle.future(() -> 0).touch());
+                List<Boolean> out = new ArrayList<>();
+                out.add(SerialFutures.mayKeepLatent());          // empty: a pool of two keeps one
+                LazyFuture<Integer> f = Spindle.future(() -> 7);  // kept latent
+                out.add(SerialFutures.mayKeepLatent());
+                out.add(w.latentRoom() == !w.latentStack().runsNow());
+                assertEquals(7, f.touch());                      // popped and run here
+                out.add(SerialFutures.mayKeepLatent());
+                return out;
             });
-            assertTrue(held.await(60, TimeUnit.SECONDS), "the holding task never started");
-            try {
-                List<Boolean> seen = onWorker(pool, () -> {
-                    Worker w = (Worker) Thread.currentThread();
-                    // A request a worker left before it parked at the pool's start is answered
-                    // by the first push; after it, nobody asks.
-                    assertEquals(0, Spindle.future(() -> 0).touch());
-                    List<Boolean> out = new ArrayList<>();
-                    out.add(SerialFutures.mayKeepLatent());          // empty: a pool of two keeps one
-                    LazyFuture<Integer> f = Spindle.future(() -> 7);  // kept latent
-                    out.add(SerialFutures.mayKeepLatent());
-                    out.add(w.latentRoom() == !w.latentStack().runsNow());
-                    assertEquals(7, f.touch());                      // popped and run here
-                    out.add(SerialFutures.mayKeepLatent());
-                    return out;
-                });
-                assertEquals(List.of(true, false, true, true), seen,
-                        "prologue with an empty stack, with one latent future, mirror equals stack, after the touch");
-            } finally {
-                release.countDown();
-            }
+            assertEquals(List.of(true, false, true, true), seen,
+                    "prologue with an empty stack, with one latent future, mirror equals stack, after the touch");
         }
     }
 
