@@ -672,6 +672,89 @@ class WeaverTest {
     }
 
     @Test
+    void theSerialMethodCountsEveryFutureItMadeInPlaceWhetherItsFrameLeavesNormallyOrByAnException(@TempDir Path dir)
+            throws Exception {
+        Files.writeString(dir.resolve("Counted.java"), """
+                import dev.spindle.Spindle;
+                import dev.spindle.future.IntFuture;
+                import dev.spindle.future.LongFuture;
+                class Counted {
+                    static long fib(int n) {
+                        if (n < 2) return n;
+                        LongFuture a = Spindle.futureLong(Counted::fib, n - 1);
+                        LongFuture b = Spindle.futureLong(() -> fib(n - 2));
+                        return a.touchLong() + b.touchLong();
+                    }
+                    static int boom(int k) {
+                        if (k < 0) throw new IllegalStateException("boom " + k);
+                        return k;
+                    }
+                    static int twoThenThrow(int k) {
+                        IntFuture a = Spindle.futureInt(() -> boom(k));
+                        IntFuture b = Spindle.futureInt(() -> boom(k + 1));
+                        if (k > 5) throw new IllegalArgumentException("after two, " + k);
+                        return a.touchInt() + b.touchInt();
+                    }
+                    static int failedAtTouch(int k) {
+                        IntFuture a = Spindle.futureInt(() -> boom(-k));
+                        IntFuture b = Spindle.futureInt(() -> boom(k));
+                        return b.touchInt() + a.touchInt();
+                    }
+                    static int all(int k) {
+                        int s = (int) fib(k);
+                        try { s += twoThenThrow(k); } catch (IllegalArgumentException e) { s -= 1; }
+                        try { s += failedAtTouch(k); } catch (IllegalStateException e) { s -= 2; }
+                        return s;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        WeaveResult r = weaver(classes).weave(classes.get("Counted"));
+        assertEquals(3, r.woven().size(), r.woven() + " " + r.refusals());
+        Class<?> c = new Corpus.Loader("counted", Map.of("Counted", r.bytes())).loadClass("Counted");
+        Method all = c.getDeclaredMethod("all", int.class);
+        all.setAccessible(true);
+        int k = 16;
+        long calls = fibFutures(k) + 2 + 2;                  // fib's, twoThenThrow's two, failedAtTouch's two
+        int expected = (int) fibPlain(k) - 1 - 2;
+        for (int workers : new int[] {1, 2}) {
+            try (SpindlePool pool = new SpindlePool(workers)) {
+                var before = pool.statistics().futures();
+                for (int round = 0; round < 3; round++) {     // a pool of one: every frame but the first runs the serial method
+                    assertEquals(expected, (int) pool.invoke(new Task<Integer>() {
+                        @Override
+                        protected Integer compute() throws Exception {
+                            return (Integer) all.invoke(null, k);
+                        }
+                    }));
+                }
+                var made = pool.statistics().futures().minus(before);
+                assertEquals(3 * calls, made.created(), "futures created on a pool of " + workers + ": " + made);
+                assertTrue(made.inline() >= 3 * calls - made.promoted() - 3, "run inline on a pool of " + workers
+                        + ": " + made);                      // an untouched latent future may still wait on a stack
+            }
+        }
+        SpindlePool shared = dev.spindle.Spindle.defaultPool();  // its workers run what they steal from the thread
+        var before = shared.statistics().futures();
+        java.util.concurrent.FutureTask<Integer> outside = new java.util.concurrent.FutureTask<>(() -> (Integer) all.invoke(null, k));
+        Thread t = new Thread(outside, "not a worker");
+        t.start();
+        assertEquals(expected, outside.get(60, java.util.concurrent.TimeUnit.SECONDS), "all(16) on a thread that is not a worker");
+        t.join(60_000);
+        var made = shared.statistics().futures().minus(before);
+        assertEquals(calls, made.created(), "futures created by a thread that is not a worker and the default pool: " + made);
+    }
+
+    /** How many futures the woven fib(n) makes: two per call with n ≥ 2. */
+    private static long fibFutures(int n) {
+        return n < 2 ? 0 : 2 + fibFutures(n - 1) + fibFutures(n - 2);
+    }
+
+    private static long fibPlain(int n) {
+        return n < 2 ? n : fibPlain(n - 1) + fibPlain(n - 2);
+    }
+
+    @Test
     void everyFactoryOfTheObjectApiIsRecognizedAndNothingElse() throws Exception {
         int found = 0;
         for (Class<?> owner : List.of(dev.spindle.Spindle.class, dev.spindle.future.LazyFuture.class,
