@@ -771,6 +771,31 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
+     * Owner, a worker whose prologue found its request hint set and its stack without room: true
+     * if a request stands behind the hint, so the frame should run its method as written (whose
+     * next creation pushes and serves it); false, with the hint cleared, if none does.
+     *
+     * <p>A hint can outlive its request: a thief sets it <em>after</em> its request, so the owner
+     * may serve the request between the two and the hint stays set with nothing behind it. Only a
+     * push serves a request and clears the hint, and a frame without room runs its futures now
+     * without pushing — so until the next request every prologue read "asked" and ran the method
+     * as written, its futures run through the latent path: TreeSum-1K at two workers ran 45–72 ms
+     * in 2–4 JVMs of 16 against 16–21 (PERFORMANCE.md, futures suite, "Twenty-sixth session").
+     * Clearing follows the protocol of {@link #serviceRequest}: the hint is cleared (a volatile
+     * store, then a full fence) before the request is read again, so a request made after that
+     * read sets the hint again, and one made before it is seen.
+     *
+     * @return whether a request is pending
+     */
+    public boolean requestBehindHint() {
+        if (isRequested()) {
+            return true;
+        }
+        worker.clearRequestHint();
+        return isRequested();
+    }
+
+    /**
      * Owner, a thread that is not a worker, at a woven call made at its declaration: true once
      * every {@code interval + 1} calls, when it should offer work to idle workers.
      */
@@ -1206,9 +1231,13 @@ public final class LatentStack extends LatentStackRequest {
 
     // ------------------------------------------------------------------ requests from other threads
 
-    /** Another thread: "someone is hungry" — expose the oldest latent future at your next chance. */
+    /**
+     * Another thread: "someone is hungry" — expose the oldest latent future at your next chance.
+     * Nothing under {@code spindle.spawn=never}, where no latent future is ever exposed to another
+     * thread.
+     */
     public void requestOne() {
-        if ((int) REQUESTED.getOpaque(this) == NONE && REQUESTED.compareAndSet(this, NONE, ONE) && worker != null) {
+        if (MODE != SpawnMode.NEVER && (int) REQUESTED.getOpaque(this) == NONE && REQUESTED.compareAndSet(this, NONE, ONE) && worker != null) {
             worker.hintRequest();
         }
     }

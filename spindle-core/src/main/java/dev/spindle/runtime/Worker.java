@@ -295,13 +295,15 @@ public final class Worker extends WorkerPad1 {
 
     /**
      * Owner, the prologue of a woven serial method: true if a future created now could be kept
-     * latent — the latent stack has room, or another thread may have asked for work. A plain and
-     * an opaque load of this worker's fields; no store.
+     * latent — the latent stack has room, or another thread asked for work. A plain and an opaque
+     * load of this worker's fields, no store; where the hint is set and there is no room, the
+     * stack confirms that a request stands behind it or clears it
+     * ({@link LatentStack#requestBehindHint}).
      *
      * @return whether the frame should run its method as written
      */
     public boolean mayKeepLatent() {
-        return latentRoom || (int) REQUEST_HINT.getOpaque(this) != 0;
+        return latentRoom || (int) REQUEST_HINT.getOpaque(this) != 0 && latent.requestBehindHint();
     }
 
     /** Owner, for the futures runtime: one more future made in place by a woven serial method. */

@@ -67,6 +67,32 @@ class SerialFuturesTest {
     }
 
     @Test
+    void aHintThatOutlivedItsRequestIsClearedAtThePrologueAndARealRequestIsKept() throws Exception {
+        assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "the stack keeps futures latent only under spawn=auto");
+        try (QuietPool quiet = new QuietPool()) {
+            List<Object> seen = onWorker(quiet.pool, () -> {
+                Worker w = (Worker) Thread.currentThread();
+                LatentStack s = w.latentStack();
+                LazyFuture<Integer> f = Spindle.future(() -> 7);  // kept latent: no room left
+                List<Object> out = new ArrayList<>();
+                // A thief set the hint after its request, and the request was served in between:
+                // the hint is set and nothing stands behind it.
+                w.hintRequest();
+                out.add(w.requestHinted());
+                out.add(SerialFutures.mayKeepLatent());          // the serial method: nothing asked
+                out.add(w.requestHinted());                      // and the hint is gone
+                s.requestOne();                                  // a request that stands
+                out.add(SerialFutures.mayKeepLatent());          // the method as written, to serve it
+                out.add(w.requestHinted() && s.isRequested());   // both kept for the push that serves it
+                out.add(f.touch());
+                return out;
+            });
+            assertEquals(List.of(true, false, false, true, true, 7), seen,
+                    "stale hint set, prologue, hint after it, prologue with a request, hint and request kept, value");
+        }
+    }
+
+    @Test
     void handlesOfFuturesMadeInPlaceHoldTheirValueForEveryToucherAndCountAsInline() throws Exception {
         try (SpindlePool pool = new SpindlePool(1)) {
             FutureCounts before = pool.statistics().futures();
