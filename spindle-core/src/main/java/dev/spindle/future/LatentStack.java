@@ -779,11 +779,12 @@ public final class LatentStack extends LatentStackRequest {
      * may serve the request between the two and the hint stays set with nothing behind it. Only a
      * push serves a request and clears the hint, and a frame without room runs its futures now
      * without pushing — so until the next request every prologue read "asked" and ran the method
-     * as written, its futures run through the latent path: TreeSum-1K at two workers ran 45–72 ms
+     * as written, its futures run through the latent path: TreeSum-1K at two workers ran 41–73 ms
      * in 2–4 JVMs of 16 against 16–21 (PERFORMANCE.md, futures suite, "Twenty-sixth session").
      * Clearing follows the protocol of {@link #serviceRequest}: the hint is cleared (a volatile
      * store, then a full fence) before the request is read again, so a request made after that
-     * read sets the hint again, and one made before it is seen.
+     * read sets the hint again, and one made before it is seen — and then the hint is set again
+     * here, so that a pending request always has its hint, whether or not this frame pushes.
      *
      * @return whether a request is pending
      */
@@ -792,7 +793,11 @@ public final class LatentStack extends LatentStackRequest {
             return true;
         }
         worker.clearRequestHint();
-        return isRequested();
+        if (isRequested()) {
+            worker.hintRequest();                    // its asker may have found the stale hint still set
+            return true;
+        }
+        return false;
     }
 
     /**
