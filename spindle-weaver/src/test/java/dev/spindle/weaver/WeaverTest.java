@@ -731,7 +731,7 @@ class WeaverTest {
                 var made = pool.statistics().futures().minus(before);
                 assertEquals(3 * calls, made.created(), "futures created on a pool of " + workers + ": " + made);
                 assertTrue(made.inline() >= 3 * calls - made.promoted() - 3, "run inline on a pool of " + workers
-                        + ": " + made);                      // an untouched latent future may still wait on a stack
+                        + ": " + made);  // per round, a future twoThenThrow never touches may still wait latent
             }
         }
         SpindlePool shared = dev.spindle.Spindle.defaultPool();  // its workers run what they steal from the thread
