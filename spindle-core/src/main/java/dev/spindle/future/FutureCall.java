@@ -122,10 +122,9 @@ public final class FutureCall extends Latent {
      * that the next request finds work.
      */
     private static boolean hungryAndNothingToGive(Worker w) {
-        w.clearRequestHint();
         LatentStack s = w.latentStack();
-        if (!s.isRequested()) {
-            return false;
+        if (!s.requestBehindHint()) {
+            return false;                            // a stale hint, now cleared
         }
         boolean empty = s.nothingToGive();
         s.serviceIfRequested();
