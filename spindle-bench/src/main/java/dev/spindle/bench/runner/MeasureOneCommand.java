@@ -69,6 +69,6 @@ public final class MeasureOneCommand implements Callable<Integer> {
         Variant<I, R> v = b.variants().stream().filter(x -> x.name().equals(variant)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no variant " + variant));
         I input = b.prepare(sz);
-        return runner.measureVariant(s, b, v, input, new Object[]{ref});
+        return Runner.withForkCeilings(runner.measureVariant(s, b, v, input, new Object[]{ref}), sz);
     }
 }

@@ -24,12 +24,15 @@ import java.util.Map;
  * @param forks       JVMs the runs were taken in
  * @param forkMediansMs      each fork's median, in fork order ({@code forks} values)
  * @param forkBytesPerFuture each fork's bytes allocated per future, NaN where the row counts none
+ * @param forkCeilings       each fork's machine ceiling at the row's worker count, measured in that
+ *                           JVM right after its timed runs ({@link MachineCeiling}); NaN at one
+ *                           worker or where none was measured
  */
 public record Measurement(String suite, String benchmark, String description, String variant, int workers,
                           String size, int runs, double medianMs, double minMs, double maxMs,
                           boolean verified, String mismatch, Map<String, Double> counters,
                           String error, boolean tolerated, double[] timesMs, int forks,
-                          double[] forkMediansMs, double[] forkBytesPerFuture)
+                          double[] forkMediansMs, double[] forkBytesPerFuture, double[] forkCeilings)
         implements java.io.Serializable {
 
     /** A measurement taken in one JVM: one fork, whose median and allocation are the row's. */
@@ -39,7 +42,19 @@ public record Measurement(String suite, String benchmark, String description, St
                        String error, boolean tolerated, double[] timesMs, int forks) {
         this(suite, benchmark, description, variant, workers, size, runs, medianMs, minMs, maxMs, verified,
                 mismatch, counters, error, tolerated, timesMs, forks, new double[]{medianMs},
-                new double[]{bytesPerFuture(counters)});
+                new double[]{bytesPerFuture(counters)}, new double[]{Double.NaN});
+    }
+
+    /**
+     * This one-fork measurement with the machine ceiling its JVM measured after its timed runs.
+     *
+     * @param ceiling the ceiling at this row's worker count
+     * @return the same measurement, its fork's ceiling set
+     */
+    Measurement withCeiling(double ceiling) {
+        return new Measurement(suite, benchmark, description, variant, workers, size, runs, medianMs, minMs, maxMs,
+                verified, mismatch, counters, error, tolerated, timesMs, forks, forkMediansMs, forkBytesPerFuture,
+                new double[]{ceiling});
     }
 
     /**
@@ -100,9 +115,10 @@ public record Measurement(String suite, String benchmark, String description, St
         }
         double[] forkMedians = parts.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.forkMediansMs())).toArray();
         double[] forkBytes = parts.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.forkBytesPerFuture())).toArray();
+        double[] forkCeilings = parts.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.forkCeilings())).toArray();
         return new Measurement(first.suite(), first.benchmark(), first.description(), first.variant(), first.workers(),
                 first.size(), n, median, sorted[0], sorted[n - 1], true, null, counters, null, false, all, parts.size(),
-                forkMedians, forkBytes);
+                forkMedians, forkBytes, forkCeilings);
     }
 
     /** @return true if this row makes the invocation fail */

@@ -75,6 +75,10 @@ final class ReportWriter {
                 sb.append("; bytes per future ").append(join(m.forkBytesPerFuture(),
                         b -> Double.isNaN(b) ? "-" : String.format(Locale.ROOT, "%.1f", b)));
             }
+            if (java.util.Arrays.stream(m.forkCeilings()).anyMatch(c -> !Double.isNaN(c))) {
+                sb.append("; machine ceilings ").append(join(m.forkCeilings(),
+                        c -> Double.isNaN(c) ? "-" : String.format(Locale.ROOT, "%.2f", c)));
+            }
             sb.append('\n');
         }
         return sb.toString();
@@ -92,7 +96,8 @@ final class ReportWriter {
     private static final String FORK_NOTES_HEAD = String.format(Locale.ROOT, "Forks that disagree (medians more than"
             + " %.0f%% apart, or bytes per future more than %.0f apart: separate JVMs compile the same code"
             + " differently, or meet a slower phase of a shared host, and the row's median pools every fork's"
-            + " runs):\n", (FORK_TIME_RATIO - 1) * 100, FORK_BYTES);
+            + " runs; a fork's machine ceiling, measured in its JVM right after its runs, shows the host's phase):\n",
+            (FORK_TIME_RATIO - 1) * 100, FORK_BYTES);
 
     /**
      * Bytes allocated per parallel loop (all threads, timed runs), or null if the row counts no loops.
@@ -287,6 +292,7 @@ final class ReportWriter {
             numbers(sb, "times_ms", m.timesMs()).append(", ");
             numbers(sb, "fork_medians_ms", m.forkMediansMs()).append(", ");
             numbers(sb, "fork_bytes_per_future", m.forkBytesPerFuture()).append(", ");
+            numbers(sb, "fork_machine_ceilings", m.forkCeilings()).append(", ");
             sb.append("\"verified\": ").append(m.verified()).append(", ");
             if (m.mismatch() != null) {
                 field(sb, "mismatch", m.mismatch()).append(", ");

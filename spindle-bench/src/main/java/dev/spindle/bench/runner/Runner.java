@@ -206,7 +206,7 @@ final class Runner {
             Object[] reference = new Object[1];
             measureCeiling(suite, b);
             for (Variant<I, R> v : variants) {
-                report.addAll(measureVariant(suite, b, v, input, reference));
+                report.addAll(withForkCeilings(measureVariant(suite, b, v, input, reference), size));
             }
             measureCeiling(suite, b);
             return;
@@ -225,6 +225,26 @@ final class Runner {
         } finally {
             Files.deleteIfExists(r.refFile);
         }
+    }
+
+    /**
+     * The measurements of one JVM, each row above one worker with the machine ceiling at its worker
+     * count measured now, right after the timed runs ({@link Measurement#forkCeilings}): a fork that
+     * ran slower than its siblings on a host whose parallel capacity had dropped (the vCPUs on one
+     * core's two hardware threads, a busy neighbour) shows it, where the ceilings the parent
+     * measures between fork rounds are minutes apart from some forks.
+     *
+     * @param ms   one JVM's measurements
+     * @param size the problem size (the kernel runs 25 ms per copy, 5 at {@code small})
+     * @return the same measurements, ceilings set where measured
+     */
+    static List<Measurement> withForkCeilings(List<Measurement> ms, Size size) {
+        List<Measurement> out = new ArrayList<>(ms.size());
+        for (Measurement m : ms) {
+            boolean parallel = m.workers() > 1 && m.error() == null && m.forks() == 1;
+            out.add(parallel ? m.withCeiling(MachineCeiling.measure(m.workers(), size == Size.SMALL ? 5 : 25)) : m);
+        }
+        return out;
     }
 
     /**

@@ -31,6 +31,36 @@ class ForkNotesTest {
         assertTrue(m.forksDisagree(1.10, 8));
     }
 
+    /** A fork at two workers whose JVM measured {@code ceiling} after its runs. */
+    private static Measurement parallelFork(double ms, double ceiling) {
+        Measurement m = new Measurement("futures", "Fib", "test", "spindle", 2, "default", 3, ms, ms, ms, true, null,
+                Map.of("futures", 1e6, "alloc_bytes", 0.0), null, false, new double[]{ms, ms, ms}, 1);
+        return Double.isNaN(ceiling) ? m : m.withCeiling(ceiling);
+    }
+
+    @Test
+    void aSlowForkIsListedWithTheMachineCeilingItsJvmMeasured(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Measurement m = Measurement.merge(List.of(parallelFork(57.6, 1.88), parallelFork(67.7, 1.41), parallelFork(58.9, Double.NaN)));
+        assertArrayEquals(new double[]{1.88, 1.41, Double.NaN}, m.forkCeilings());
+        Report r = new Report("test JDK", "2026-11-28T00:00:00Z", 2);
+        r.add(m);
+        assertEquals("- Fib spindle P=2: fork medians 57.6, 67.7, 58.9 ms; bytes per future 0.0, 0.0, 0.0;"
+                + " machine ceilings 1.88, 1.41, -\n", ReportWriter.forkNotes(r));
+        ReportWriter.writeJson(r, dir.resolve("results.json"));
+        String json = Files.readString(dir.resolve("results.json"));
+        assertTrue(json.contains("\"fork_machine_ceilings\": [1.880, 1.410, null]"), json);
+    }
+
+    @Test
+    void aJvmMeasuresTheCeilingForItsParallelRowsOnly() {
+        List<Measurement> ms = Runner.withForkCeilings(List.of(fork("spindle", 100, 0), parallelFork(55, Double.NaN)),
+                dev.spindle.bench.suite.Size.SMALL);
+        assertTrue(Double.isNaN(ms.get(0).forkCeilings()[0]), "one worker: no ceiling");
+        double c = ms.get(1).forkCeilings()[0];
+        assertTrue(c > 0 && c < 2.5, "two workers: a ceiling between 0 and about 2, not " + c);
+        assertEquals(55, ms.get(1).medianMs(), "the timings stay as measured");
+    }
+
     @Test
     void forksAgreeWithinTheThresholds() {
         Measurement close = Measurement.merge(List.of(fork("spindle", 460, 0), fork("spindle", 500, 4)));
