@@ -50,8 +50,13 @@ public record Measurement(String suite, String benchmark, String description, St
      *
      * @param ceiling the ceiling at this row's worker count
      * @return the same measurement, its fork's ceiling set
+     * @throws IllegalStateException if this row pools several forks, whose ceilings are their own
      */
     Measurement withCeiling(double ceiling) {
+        if (forks != 1) {
+            throw new IllegalStateException(benchmark + " " + variant + " P=" + workers + " pools " + forks
+                    + " forks: each fork's ceiling is set in its own JVM, before the merge");
+        }
         return new Measurement(suite, benchmark, description, variant, workers, size, runs, medianMs, minMs, maxMs,
                 verified, mismatch, counters, error, tolerated, timesMs, forks, forkMediansMs, forkBytesPerFuture,
                 new double[]{ceiling});

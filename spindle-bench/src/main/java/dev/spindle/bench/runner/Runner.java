@@ -241,7 +241,7 @@ final class Runner {
     static List<Measurement> withForkCeilings(List<Measurement> ms, Size size) {
         List<Measurement> out = new ArrayList<>(ms.size());
         for (Measurement m : ms) {
-            boolean parallel = m.workers() > 1 && m.error() == null && m.forks() == 1;
+            boolean parallel = m.workers() > 1 && m.error() == null;
             out.add(parallel ? m.withCeiling(MachineCeiling.measure(m.workers(), size == Size.SMALL ? 5 : 25)) : m);
         }
         return out;
