@@ -19,7 +19,7 @@ import java.util.function.ToDoubleFunction;
 public final class DoubleFuture extends LazyFuture<Double> {
 
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
-    private double value;
+    double value;                                         // package-private: SerialFutures.touchDouble reads it
 
     /** The handle of the future {@code s} just admitted as {@code number} (see {@link LazyFuture#create}). */
     private DoubleFuture(LatentStack s, long number) {

@@ -20,7 +20,7 @@ import java.util.function.ToIntFunction;
 public final class IntFuture extends LazyFuture<Integer> {
 
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
-    private int value;
+    int value;                                         // package-private: SerialFutures.touchInt reads it
 
     /** The handle of the future {@code s} just admitted as {@code number} (see {@link LazyFuture#create}). */
     private IntFuture(LatentStack s, long number) {

@@ -29,7 +29,7 @@ import java.util.function.ToLongFunction;
 public final class LongFuture extends LazyFuture<Long> {
 
     /** The value, when the cell is {@link Outcome#IN_HANDLE}: run at its creation or at the owner's touch. */
-    private long value;
+    long value;                                         // package-private: SerialFutures.touchLong reads it
 
     /** The handle of the future {@code s} just admitted as {@code number} (see {@link LazyFuture#create}). */
     private LongFuture(LatentStack s, long number) {

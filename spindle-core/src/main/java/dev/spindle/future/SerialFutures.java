@@ -68,6 +68,22 @@ public final class SerialFutures {
     }
 
     /**
+     * The serial method's way to the method as written, once its prologue answered yes: the copy's
+     * marker argument (always null). On a worker that went there for a request hint alone, the
+     * hint is confirmed or cleared here ({@link Worker#confirmRequestHint()}) — on this path, which
+     * returns what the copy returns, rather than in the prologue, where a call that rejoins the
+     * serial method would be compiled into every frame's code.
+     *
+     * @return null
+     */
+    public static SerialFutures asWritten() {
+        if (Thread.currentThread() instanceof Worker w) {
+            w.confirmRequestHint();
+        }
+        return null;
+    }
+
+    /**
      * {@link LazyFuture#touch()} as a serial method makes it: the same fast path, in a method of its
      * own so that its branch profile is the serial methods' alone. There nearly every handle
      * holds its outcome from its creation, so C2 compiles the other path as a trap and escape
@@ -84,6 +100,53 @@ public final class SerialFutures {
             return f.touchLatent();
         }
         return Outcome.report(c);
+    }
+
+    /**
+     * {@link LongFuture#touchLong()} as a serial method makes it: the value where the handle holds
+     * it, otherwise the handle's own touch. {@code touchLong} runs a popped latent body in itself,
+     * so where C2 compiles it on its own first it inlines the body, and with it the recursion,
+     * into a big method that no caller may inline ("already compiled into a big method"): the
+     * serial method then passes the handle to the call and it is allocated (TreeSum-1K at two
+     * workers: one JVM in six to eight ran at 38–47 ms with 48 bytes per future, against 16–20 ms
+     * and none; PERFORMANCE.md, futures suite, "Twenty-eighth session"). This method is within
+     * {@code MaxInlineSize}, so C2 inlines it everywhere, and a serial method's handles hold their
+     * value from their creation, so the other path compiles as a trap there.
+     *
+     * @param f the future
+     * @return its value
+     */
+    public static long touchLong(LongFuture f) {
+        if (LazyFuture.CELL.getAcquire(f) == Outcome.IN_HANDLE) {
+            return f.value;
+        }
+        return f.touchLong();
+    }
+
+    /**
+     * {@link IntFuture#touchInt()} as a serial method makes it; see {@link #touchLong(LongFuture)}.
+     *
+     * @param f the future
+     * @return its value
+     */
+    public static int touchInt(IntFuture f) {
+        if (LazyFuture.CELL.getAcquire(f) == Outcome.IN_HANDLE) {
+            return f.value;
+        }
+        return f.touchInt();
+    }
+
+    /**
+     * {@link DoubleFuture#touchDouble()} as a serial method makes it; see {@link #touchLong(LongFuture)}.
+     *
+     * @param f the future
+     * @return its value
+     */
+    public static double touchDouble(DoubleFuture f) {
+        if (LazyFuture.CELL.getAcquire(f) == Outcome.IN_HANDLE) {
+            return f.value;
+        }
+        return f.touchDouble();
     }
 
     /**

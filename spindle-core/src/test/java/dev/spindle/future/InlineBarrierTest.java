@@ -72,6 +72,9 @@ class InlineBarrierTest {
                 {"ranInt", "(I)Ldev/spindle/future/IntFuture;"},
                 {"ranDouble", "(D)Ldev/spindle/future/DoubleFuture;"},
                 {"touch", "(Ldev/spindle/future/LazyFuture;)Ljava/lang/Object;"},
+                {"touchLong", "(Ldev/spindle/future/LongFuture;)J"},
+                {"touchInt", "(Ldev/spindle/future/IntFuture;)I"},
+                {"touchDouble", "(Ldev/spindle/future/DoubleFuture;)D"},
         };
         for (String[] m : methods) {
             assertInlinable(SerialFutures.class, m[0], m[1], limit, "the handle can be removed");

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -67,7 +68,31 @@ class SerialFuturesTest {
     }
 
     @Test
-    void aHintThatOutlivedItsRequestIsClearedAtThePrologueAndARealRequestIsKept() throws Exception {
+    void theSerialPrimitiveTouchesOfALatentFutureRunItThroughTheHandlesOwnTouch() throws Exception {
+        assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "the stack keeps futures latent only under spawn=auto");
+        try (QuietPool quiet = new QuietPool()) {
+            List<Object> seen = onWorker(quiet.pool, () -> {
+                assertEquals(0, Spindle.future(() -> 0).touch()); // answers a request left at the pool's start
+                List<Object> out = new ArrayList<>();
+                LongFuture l = Spindle.futureLong(() -> 41L + 1); // kept latent: a pool of two keeps one
+                out.add(l.isDone());
+                out.add(SerialFutures.touchLong(l));             // popped and run here
+                out.add(SerialFutures.touchLong(l));             // and now held by the handle
+                IntFuture i = Spindle.futureInt(() -> 6 * 7);
+                out.add(i.isDone());
+                out.add(SerialFutures.touchInt(i));
+                DoubleFuture d = Spindle.futureDouble(() -> 0.5);
+                out.add(d.isDone());
+                out.add(SerialFutures.touchDouble(d));
+                return out;
+            });
+            assertEquals(List.of(false, 42L, 42L, false, 42, false, 0.5), seen,
+                    "latent long, its touch, again; latent int, its touch; latent double, its touch");
+        }
+    }
+
+    @Test
+    void aHintThatOutlivedItsRequestIsClearedOnTheWayToTheMethodAsWrittenAndARealRequestIsKept() throws Exception {
         assumeTrue(SpawnMode.current() == SpawnMode.AUTO, "the stack keeps futures latent only under spawn=auto");
         try (QuietPool quiet = new QuietPool()) {
             List<Object> seen = onWorker(quiet.pool, () -> {
@@ -79,16 +104,20 @@ class SerialFuturesTest {
                 // the hint is set and nothing stands behind it.
                 w.hintRequest();
                 out.add(w.requestHinted());
-                out.add(SerialFutures.mayKeepLatent());          // the serial method: nothing asked
-                out.add(w.requestHinted());                      // and the hint is gone
+                out.add(SerialFutures.mayKeepLatent());          // the hint alone: to the method as written
+                out.add(SerialFutures.asWritten());              // on the way there: nothing stands behind it
+                out.add(w.requestHinted());                      // so the hint is gone
+                out.add(SerialFutures.mayKeepLatent());          // and the next frame runs the serial method
                 s.requestOne();                                  // a request that stands
                 out.add(SerialFutures.mayKeepLatent());          // the method as written, to serve it
+                out.add(SerialFutures.asWritten());
                 out.add(w.requestHinted() && s.isRequested());   // both kept for the push that serves it
                 out.add(f.touch());
                 return out;
             });
-            assertEquals(List.of(true, false, false, true, true, 7), seen,
-                    "stale hint set, prologue, hint after it, prologue with a request, hint and request kept, value");
+            assertEquals(Arrays.asList(true, true, null, false, false, true, null, true, 7), seen,
+                    "stale hint set, prologue, on the way, hint after it, next prologue, prologue with a request, "
+                            + "on the way, hint and request kept, value");
         }
     }
 
@@ -112,6 +141,10 @@ class SerialFuturesTest {
                 assertEquals(-7, i.touchInt());
                 assertEquals(0.1 + 0.2, d.touchDouble());
                 assertEquals(Long.valueOf(1L << 40), l.touch());
+                assertEquals(1L << 40, SerialFutures.touchLong(l));
+                assertEquals(-7, SerialFutures.touchInt(i));
+                assertEquals(0.1 + 0.2, SerialFutures.touchDouble(d));
+
                 assertTrue(o.toString().endsWith("[completed]"), o.toString());
                 return new Object[] {o, l, i, d};
             });
@@ -148,8 +181,13 @@ class SerialFuturesTest {
             assertSame(touched, ee.getCause());
             LongFuture l = SerialFutures.failedLong(primitive);
             assertSame(primitive, assertThrows(ArithmeticException.class, l::touchLong));
-            assertThrows(ArithmeticException.class, () -> SerialFutures.failedInt(new ArithmeticException("int")).touchInt());
-            assertThrows(ArithmeticException.class, () -> SerialFutures.failedDouble(new ArithmeticException("double")).touchDouble());
+            assertSame(primitive, assertThrows(ArithmeticException.class, () -> SerialFutures.touchLong(l)));
+            IntFuture i = SerialFutures.failedInt(new ArithmeticException("int"));
+            assertThrows(ArithmeticException.class, i::touchInt);
+            assertEquals("int", assertThrows(ArithmeticException.class, () -> SerialFutures.touchInt(i)).getMessage());
+            DoubleFuture d = SerialFutures.failedDouble(new ArithmeticException("double"));
+            assertThrows(ArithmeticException.class, d::touchDouble);
+            assertEquals("double", assertThrows(ArithmeticException.class, () -> SerialFutures.touchDouble(d)).getMessage());
             SerialFutures.failed(lost);                       // fire and forget
             return null;
         });

@@ -54,9 +54,13 @@ import java.util.Set;
  * touch and reported if untouched, as for any future that failed at its creation. Where the body
  * is a lambda or method reference whose implementation method can be called in its place
  * ({@link LambdaTarget}), that method is called and no lambda is created. Each
- * {@code LazyFuture.touch()} becomes {@code SerialFutures.touch(f)}, the same fast path with a
- * branch profile the methods as written do not share. A prologue
- * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, null);} — after the method's pure
+ * {@code LazyFuture.touch()} becomes {@code SerialFutures.touch(f)}, and each
+ * {@code LongFuture.touchLong()}, {@code IntFuture.touchInt()} and
+ * {@code DoubleFuture.touchDouble()} its {@code SerialFutures} namesake: the same fast path, with a
+ * branch profile the methods as written do not share, in a method too small to be compiled into a
+ * big one (a primitive touch runs a popped body in itself, and compiled on its own it was refused
+ * to its callers, which then allocated the handle). A prologue
+ * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, SerialFutures.asWritten());} — after the method's pure
  * prefix, or at a {@link ResumePoint} — sends a frame whose futures the stack could keep latent
  * (it holds fewer than it keeps, or a worker asked for work) to the method as written; every
  * other frame runs the serial method, where each future runs at its creation. Running a future
@@ -75,9 +79,10 @@ final class SerialFutureSplit {
     static final String SERIAL = "dev/spindle/future/SerialFutures";
     /** The type of the deferring copy's extra parameter. */
     static final String MARKER = "L" + SERIAL + ";";
-    private static final MethodSplit.Question ASK = new MethodSplit.Question(SERIAL, "mayKeepLatent");
+    private static final MethodSplit.Question ASK = new MethodSplit.Question(SERIAL, "mayKeepLatent", "asWritten");
 
-    private static final String HANDLE = "dev/spindle/future/LazyFuture";
+    private static final String FUTURES = "dev/spindle/future/";
+    private static final String HANDLE = FUTURES + "LazyFuture";
     private static final String LAZY = "L" + HANDLE + ";";
     private static final String LONG = "Ldev/spindle/future/LongFuture;";
     private static final String INT = "Ldev/spindle/future/IntFuture;";
@@ -198,15 +203,34 @@ final class SerialFutureSplit {
         }
         mn.maxLocals = next;
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKEVIRTUAL && m.owner.equals(HANDLE)
-                    && m.name.equals("touch") && m.desc.equals("()Ljava/lang/Object;")) {
-                MethodInsnNode t = new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, "touch", "(" + LAZY + ")Ljava/lang/Object;", false);
-                mn.instructions.set(m, t);
+            MethodInsnNode t = i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKEVIRTUAL ? serialTouch(m) : null;
+            if (t != null) {
+                mn.instructions.set(i, t);
                 i = t;
             }
         }
         MethodSplit.addPrologue(cn, mn, split, ASK);
         return new Result(split.copy(), sites.size());
+    }
+
+    /**
+     * The serial method's own touch for a handle's touch ({@code LazyFuture.touch()},
+     * {@code LongFuture.touchLong()}, {@code touchInt()}, {@code touchDouble()}): the same fast
+     * path in a small static method of {@code SerialFutures}, with a branch profile of its own and
+     * never compiled into a big method. Null for any other call.
+     */
+    private static MethodInsnNode serialTouch(MethodInsnNode m) {
+        String handle = switch (m.owner + "." + m.name + m.desc) {
+            case HANDLE + ".touch()Ljava/lang/Object;" -> HANDLE;
+            case FUTURES + "LongFuture.touchLong()J", FUTURES + "IntFuture.touchInt()I",
+                    FUTURES + "DoubleFuture.touchDouble()D" -> m.owner;
+            default -> null;
+        };
+        if (handle == null) {
+            return null;
+        }
+        String ret = m.desc.substring(m.desc.indexOf(')') + 1);
+        return new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, m.name, "(L" + handle + ";)" + ret, false);
     }
 
     /**

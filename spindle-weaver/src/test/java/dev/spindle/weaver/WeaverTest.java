@@ -660,6 +660,16 @@ class WeaverTest {
         List<String> sum = calls(methodsNamed(cn, "sum").stream().filter(m -> m.desc.equals("(Lcorpus/ObjectFutures$Node;)J"))
                 .findFirst().orElseThrow());
         assertTrue(sum.contains("corpus/ObjectFutures.sum") && !sum.contains("java/util/function/ToLongFunction.applyAsLong"), sum.toString());
+        // the primitive touches become the serial method's own, and the method as written keeps the handle's
+        assertTrue(sum.contains("dev/spindle/future/SerialFutures.touchLong") && !sum.contains("dev/spindle/future/LongFuture.touchLong"),
+                sum.toString());
+        assertTrue(calls(methodsNamed(cn, "sum").stream().filter(m -> !m.desc.equals("(Lcorpus/ObjectFutures$Node;)J"))
+                .findFirst().orElseThrow()).contains("dev/spindle/future/LongFuture.touchLong"));
+        List<String> ints = calls(methodsNamed(cn, "fibIntForms").stream().filter(m -> m.desc.equals("(I)I")).findFirst().orElseThrow());
+        assertEquals(2, ints.stream().filter("dev/spindle/future/SerialFutures.touchInt"::equals).count(), ints.toString());
+        assertFalse(ints.contains("dev/spindle/future/IntFuture.touchInt"), ints.toString());
+        assertTrue(calls(methodsNamed(cn, "area").stream().filter(m -> m.desc.equals("(DDI)D")).findFirst().orElseThrow())
+                .contains("dev/spindle/future/SerialFutures.touchDouble"));
 
         // a boxing adaptation keeps the interface call; a loop of futures and a full operand stack are not made in place
         assertTrue(calls(methodsNamed(cn, "shapeBoxingMethodReferenceKeepsTheInterfaceCall").stream()
