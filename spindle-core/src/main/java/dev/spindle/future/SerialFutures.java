@@ -150,6 +150,62 @@ public final class SerialFutures {
     }
 
     /**
+     * The handle of a future a serial method made in place: of {@code value} if {@code failure} is
+     * null, else of the failure ({@link #ran}, {@link #failed}). The woven code calls this once,
+     * after its body's call and that call's handler merge, so the handle has a single allocation
+     * site. With one builder per path, where C2 did not inline the body's call the handler stayed
+     * live and the two handles merged into the user's variable, and a merged handle escapes: Knapsack
+     * at one worker ran 1.6× slower with 40 bytes per future in one JVM of three to eight
+     * (PERFORMANCE.md, futures suite, "Twenty-eighth session"). Here the failure's branch, never
+     * taken where bodies do not throw, compiles as a trap, and the handle is built by its
+     * constructor right here: C2 inlines a constructor at any call-site frequency, but refuses a
+     * small static method at a site whose profile counts are low, as they are where the method
+     * that holds it ran for a while in C1 code that counts calls without profiling them (a static
+     * {@code ran} between this method and the constructor was refused so in one JVM of eight).
+     *
+     * @param value   the body's result, or null if it threw
+     * @param failure what the body threw, or null
+     * @param <T>     result type
+     * @return its handle
+     */
+    public static <T> LazyFuture<T> made(Object value, Throwable failure) {
+        return failure == null ? new LazyFuture<>(Thread.currentThread(), Outcome.encode(value)) : failed(failure);
+    }
+
+    /**
+     * {@link #made} for a {@code long} future.
+     *
+     * @param value   the body's result, or 0 if it threw
+     * @param failure what the body threw, or null
+     * @return its handle
+     */
+    public static LongFuture madeLong(long value, Throwable failure) {
+        return failure == null ? new LongFuture(Thread.currentThread(), value) : failedLong(failure);
+    }
+
+    /**
+     * {@link #made} for an {@code int} future.
+     *
+     * @param value   the body's result, or 0 if it threw
+     * @param failure what the body threw, or null
+     * @return its handle
+     */
+    public static IntFuture madeInt(int value, Throwable failure) {
+        return failure == null ? new IntFuture(Thread.currentThread(), value) : failedInt(failure);
+    }
+
+    /**
+     * {@link #made} for a {@code double} future.
+     *
+     * @param value   the body's result, or 0 if it threw
+     * @param failure what the body threw, or null
+     * @return its handle
+     */
+    public static DoubleFuture madeDouble(double value, Throwable failure) {
+        return failure == null ? new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value)) : failedDouble(failure);
+    }
+
+    /**
      * A future that ran at its creation and returned {@code value}.
      *
      * @param value the body's result

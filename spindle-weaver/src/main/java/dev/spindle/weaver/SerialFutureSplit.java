@@ -49,8 +49,10 @@ import java.util.Set;
  * {@code SerialFutures} marker parameter (always null). In the original, each factory call whose
  * operand stack holds nothing but its arguments becomes the body's own call in the method's code
  * — {@code supplier.get()}, {@code fn.applyAsLong(arg)}, after the factory's null check — inside a
- * try/catch, then {@code SerialFutures.ranLong(value)} (or its sibling) builds the handle holding
- * the value, or {@code SerialFutures.failedLong(failure)} one holding the failure, raised at every
+ * try/catch, then {@code SerialFutures.madeLong(value, null)} (or its sibling) builds the handle
+ * holding the value, or — from the handler, which joins it there — {@code madeLong(0, failure)}
+ * one holding the failure (one allocation site for both, so that a live handler does not make the
+ * handle escape), raised at every
  * touch and reported if untouched, as for any future that failed at its creation. Where the body
  * is a lambda or method reference whose implementation method can be called in its place
  * ({@link LambdaTarget}), that method is called and no lambda is created. Each
@@ -99,22 +101,24 @@ final class SerialFutureSplit {
      * @param what       the function's name in the factory's NullPointerException
      */
     private record Factory(String iface, String method, String methodDesc, String handle, String what) {
-        /** The {@code SerialFutures} method that builds the handle of a value, and of a failure: {@code ran}, {@code failed} + the kind. */
+        /** The kind in the {@code SerialFutures} methods' names: "", "Long", "Int" or "Double". */
         private String kind() {
             return handle.equals(LAZY) ? "" : handle.substring(handle.lastIndexOf('/') + 1, handle.indexOf("Future"));
         }
 
-        String ran() {
-            return "ran" + kind();
+        /** The {@code SerialFutures} method that builds the handle of a value or a failure: {@code made} + the kind. */
+        String made() {
+            return "made" + kind();
         }
 
-        String ranDesc() {
+        /** The body's value as the handle's builder takes it: a primitive, or any object. */
+        Type value() {
             Type value = Type.getReturnType(methodDesc);
-            return "(" + (value.getSort() == Type.OBJECT ? "Ljava/lang/Object;" : value.getDescriptor()) + ")" + handle;
+            return value.getSort() == Type.OBJECT ? Type.getType(Object.class) : value;
         }
 
-        String failed() {
-            return "failed" + kind();
+        String madeDesc() {
+            return "(" + value().getDescriptor() + "Ljava/lang/Throwable;)" + handle;
         }
     }
 
@@ -367,6 +371,16 @@ final class SerialFutureSplit {
      *
      * @return the next free local
      */
+    /** The zero of a value type: what the failure's path passes for the value it has not. */
+    private static AbstractInsnNode zero(Type t) {
+        return new InsnNode(switch (t.getSort()) {
+            case Type.LONG -> Opcodes.LCONST_0;
+            case Type.DOUBLE -> Opcodes.DCONST_0;
+            case Type.OBJECT -> Opcodes.ACONST_NULL;
+            default -> Opcodes.ICONST_0;
+        });
+    }
+
     private static int runInPlace(MethodNode mn, MethodInsnNode site, int next, Direct d) {
         Factory f = factory(site);
         LambdaTarget direct = d == null ? null : d.target();
@@ -413,12 +427,19 @@ final class SerialFutureSplit {
             }
             c.add(new MethodInsnNode(Opcodes.INVOKEINTERFACE, f.iface(), f.method(), f.methodDesc(), true));
         }
+        // One builder call for both outcomes — the value and no failure, or a zero and the failure —
+        // so the handle has one allocation site, after the paths merge: where the call above is
+        // not inlined its handler is live, and two handles merged there would both escape.
+        int failure = next++;
         c.add(end);
-        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.ran(), f.ranDesc(), false));
+        c.add(new InsnNode(Opcodes.ACONST_NULL));
         c.add(new JumpInsnNode(Opcodes.GOTO, done));
         c.add(handler);
-        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.failed(), "(Ljava/lang/Throwable;)" + f.handle(), false));
+        c.add(new VarInsnNode(Opcodes.ASTORE, failure));
+        c.add(zero(f.value()));
+        c.add(new VarInsnNode(Opcodes.ALOAD, failure));
         c.add(done);
+        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.made(), f.madeDesc(), false));
         // first in the table: the innermost handler, ahead of any the user's code has around the call
         mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, "java/lang/Throwable"));
         mn.instructions.insert(site, c);

@@ -649,7 +649,10 @@ class WeaverTest {
         List<String> sc = calls(serial);
         assertEquals("dev/spindle/future/SerialFutures.mayKeepLatent", sc.get(0), sc.toString());
         assertTrue(sc.contains("corpus/ObjectFutures.lambda$fibSupplier$0"), sc.toString());
-        assertTrue(sc.contains("dev/spindle/future/SerialFutures.ran"), sc.toString());
+        assertTrue(sc.contains("dev/spindle/future/SerialFutures.made"), sc.toString());
+        assertEquals(1, sc.stream().filter(x -> x.startsWith("dev/spindle/future/SerialFutures.made")).count(),
+                "one builder for the value and the failure: " + sc);
+        assertFalse(sc.stream().anyMatch(x -> x.startsWith("dev/spindle/future/SerialFutures.failed")), sc.toString());
         assertTrue(sc.contains("dev/spindle/future/SerialFutures.touch"), sc.toString());
         assertFalse(sc.contains("indy get"), "the serial method still creates the lambda: " + sc);
         assertFalse(sc.contains("dev/spindle/Spindle.future"), sc.toString());
