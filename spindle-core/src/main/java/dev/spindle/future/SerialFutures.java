@@ -206,7 +206,9 @@ public final class SerialFutures {
     }
 
     /**
-     * A future that ran at its creation and returned {@code value}.
+     * A future that ran at its creation and returned {@code value}. The weaver calls {@link #made}
+     * and its siblings since 2026-11-28; this method and its siblings, and {@link #failed} and its
+     * siblings, stay for the classes woven before, which call them.
      *
      * @param value the body's result
      * @param <T>   result type

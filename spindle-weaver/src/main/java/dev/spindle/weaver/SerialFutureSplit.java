@@ -361,16 +361,6 @@ final class SerialFutureSplit {
         return false;
     }
 
-    /**
-     * Replaces the factory call {@code site} by the body's own call: its arguments into fresh locals
-     * from {@code next} on, the factory's null check, the call in a try/catch of Throwable, and the
-     * {@code SerialFutures} handle of its value or its failure. With a {@link Direct} target, the call
-     * is its implementation's: for a supplier form created by its {@code indy} right before, the
-     * {@code invokedynamic} goes and its captured values are the call's first arguments; for a call
-     * form, the function (a constant) is left unused.
-     *
-     * @return the next free local
-     */
     /** The zero of a value type: what the failure's path passes for the value it has not. */
     private static AbstractInsnNode zero(Type t) {
         return new InsnNode(switch (t.getSort()) {
@@ -381,6 +371,16 @@ final class SerialFutureSplit {
         });
     }
 
+    /**
+     * Replaces the factory call {@code site} by the body's own call: its arguments into fresh locals
+     * from {@code next} on, the factory's null check, the call in a try/catch of Throwable, and the
+     * {@code SerialFutures} handle of its value or its failure. With a {@link Direct} target, the call
+     * is its implementation's: for a supplier form created by its {@code indy} right before, the
+     * {@code invokedynamic} goes and its captured values are the call's first arguments; for a call
+     * form, the function (a constant) is left unused.
+     *
+     * @return the next free local
+     */
     private static int runInPlace(MethodNode mn, MethodInsnNode site, int next, Direct d) {
         Factory f = factory(site);
         LambdaTarget direct = d == null ? null : d.target();
