@@ -139,7 +139,6 @@ class SerialFuturesTest {
                 assertEquals(1L << 40, SerialFutures.touchLong(l));
                 assertEquals(-7, SerialFutures.touchInt(i));
                 assertEquals(0.1 + 0.2, SerialFutures.touchDouble(d));
-
                 assertTrue(o.toString().endsWith("[completed]"), o.toString());
                 return new Object[] {o, l, i, d};
             });

@@ -224,17 +224,14 @@ final class SerialFutureSplit {
      * never compiled into a big method. Null for any other call.
      */
     private static MethodInsnNode serialTouch(MethodInsnNode m) {
-        String handle = switch (m.owner + "." + m.name + m.desc) {
-            case HANDLE + ".touch()Ljava/lang/Object;" -> HANDLE;
-            case FUTURES + "LongFuture.touchLong()J", FUTURES + "IntFuture.touchInt()I",
-                    FUTURES + "DoubleFuture.touchDouble()D" -> m.owner;
-            default -> null;
+        boolean touch = switch (m.owner + "." + m.name + m.desc) {
+            case HANDLE + ".touch()Ljava/lang/Object;", FUTURES + "LongFuture.touchLong()J",
+                    FUTURES + "IntFuture.touchInt()I", FUTURES + "DoubleFuture.touchDouble()D" -> true;
+            default -> false;
         };
-        if (handle == null) {
-            return null;
-        }
-        String ret = m.desc.substring(m.desc.indexOf(')') + 1);
-        return new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, m.name, "(L" + handle + ";)" + ret, false);
+        // the same name, the handle as its one parameter: touchLong()J → touchLong(LongFuture)J
+        return touch ? new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, m.name, "(L" + m.owner + ";" + m.desc.substring(1), false)
+                : null;
     }
 
     /**
