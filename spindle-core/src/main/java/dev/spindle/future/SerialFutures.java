@@ -68,6 +68,22 @@ public final class SerialFutures {
     }
 
     /**
+     * The serial method's way to the method as written, once its prologue answered yes: the copy's
+     * marker argument (always null). On a worker that went there for a request hint alone, the
+     * hint is confirmed or cleared here ({@link Worker#confirmRequestHint()}) — on this path, which
+     * returns what the copy returns, rather than in the prologue, where a call that rejoins the
+     * serial method would be compiled into every frame's code.
+     *
+     * @return null
+     */
+    public static SerialFutures asWritten() {
+        if (Thread.currentThread() instanceof Worker w) {
+            w.confirmRequestHint();
+        }
+        return null;
+    }
+
+    /**
      * {@link LazyFuture#touch()} as a serial method makes it: the same fast path, in a method of its
      * own so that its branch profile is the serial methods' alone. There nearly every handle
      * holds its outcome from its creation, so C2 compiles the other path as a trap and escape

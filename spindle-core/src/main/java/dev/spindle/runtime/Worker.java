@@ -295,9 +295,10 @@ public final class Worker extends WorkerPad1 {
 
     /**
      * Owner, the prologue of a woven serial method: true if a future created now could be kept
-     * latent — the latent stack has room, or another thread asked for work. Two plain loads of this
-     * worker's fields, no store; where the hint is set and there is no room, the stack confirms
-     * that a request stands behind it or clears it ({@link LatentStack#requestBehindHint}).
+     * latent — the latent stack has room, or another thread may have asked for work. Two plain
+     * loads of this worker's fields, no store and no call: a hint with no request behind it is
+     * dealt with on the way to the method as written ({@link #confirmRequestHint}), a path that
+     * never rejoins the serial method.
      *
      * <p>The hint is read plain, not opaque. C2 wraps an opaque load in {@code MemBarCPUOrder},
      * which no memory access of the method crosses: the future's count then looked the current
@@ -309,14 +310,29 @@ public final class Worker extends WorkerPad1 {
      * answers no request until it ends, as any stretch of code that reaches no Spindle operation;
      * it cannot be waiting for the asker either, for that takes a call or a barrier.
      *
-     * <p>Moving the stack's confirmation off the prologue, onto the path to the method as written,
-     * was measured and dropped: TreeSum-16M at two workers 17.2 ms against 15.9 (PERFORMANCE.md,
-     * futures suite, "Twenty-eighth session").
+     * <p>Why no call here: a call on a path that rejoins the serial method makes C2 assume that
+     * any field may have changed where the paths meet, so every inlined level of the recursion
+     * loads both fields again and keeps its values on the stack. With the stack's confirmation
+     * here, Fib's serial method compiled after a second worker had asked ran 160–174 ms at one
+     * worker against 138, and 86–91 ms at two against 72–79 (2026-11-28, Zen 4; PERFORMANCE.md,
+     * futures suite, "Twenty-ninth session").
      *
      * @return whether the frame should run its method as written
      */
     public boolean mayKeepLatent() {
-        return latentRoom || (int) REQUEST_HINT.get(this) != 0 && latent.requestBehindHint();
+        return latentRoom || (int) REQUEST_HINT.get(this) != 0;
+    }
+
+    /**
+     * Owner, on the way from a serial method's prologue to the method as written: where the
+     * prologue went there for the hint alone (no room), the stack confirms that a request stands
+     * behind it or clears it ({@link LatentStack#requestBehindHint}), so that a hint that outlived
+     * its request sends one frame to the method as written, not every later one.
+     */
+    public void confirmRequestHint() {
+        if (!latentRoom && (int) REQUEST_HINT.getOpaque(this) != 0) {
+            latent.requestBehindHint();
+        }
     }
 
     /** Owner, for the futures runtime: one more future made in place by a woven serial method. */

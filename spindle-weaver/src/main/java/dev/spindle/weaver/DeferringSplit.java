@@ -46,7 +46,7 @@ final class DeferringSplit {
     /** The type of the copy's extra parameter. */
     static final String MARKER = "L" + MethodWeaver.CALL + ";";
     /** The question the serial method's prologue asks. */
-    private static final MethodSplit.Question ASK = new MethodSplit.Question(MethodWeaver.CALL, "mayDefer");
+    private static final MethodSplit.Question ASK = new MethodSplit.Question(MethodWeaver.CALL, "mayDefer", null);
 
     private DeferringSplit() {
     }

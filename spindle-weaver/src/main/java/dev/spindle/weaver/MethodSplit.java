@@ -35,10 +35,14 @@ final class MethodSplit {
     /**
      * The prologue's question: a public static {@code ()Z} method of the runtime.
      *
-     * @param owner its class, internal name
-     * @param name  its name
+     * @param owner  its class, internal name
+     * @param name   its name
+     * @param marker the name of a public static method of {@code owner} that returns the copy's
+     *               marker (always null) on the way to the copy, for a runtime that has work to do
+     *               there; null to pass a constant null. The path to the copy never rejoins the
+     *               method, so what that method does stays off the path every other frame takes
      */
-    record Question(String owner, String name) {
+    record Question(String owner, String name, String marker) {
     }
 
     /**
@@ -233,7 +237,12 @@ final class MethodSplit {
             p.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
             slot += t.getSize();
         }
-        p.add(new InsnNode(Opcodes.ACONST_NULL));
+        if (ask.marker() == null) {
+            p.add(new InsnNode(Opcodes.ACONST_NULL));
+        } else {
+            String markerType = Type.getArgumentTypes(copy.desc)[Type.getArgumentTypes(mn.desc).length].getDescriptor();
+            p.add(new MethodInsnNode(Opcodes.INVOKESTATIC, ask.owner(), ask.marker(), "()" + markerType, false));
+        }
         for (ResumePoint.Local x : passed) {
             p.add(new VarInsnNode(x.type().getOpcode(Opcodes.ILOAD), x.slot()));
         }

@@ -62,7 +62,7 @@ import java.util.Set;
  * branch profile the methods as written do not share, in a method too small to be compiled into a
  * big one (a primitive touch runs a popped body in itself, and compiled on its own it was refused
  * to its callers, which then allocated the handle). A prologue
- * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, null);} — after the method's pure
+ * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, SerialFutures.asWritten());} — after the method's pure
  * prefix, or at a {@link ResumePoint} — sends a frame whose futures the stack could keep latent
  * (it holds fewer than it keeps, or a worker asked for work) to the method as written; every
  * other frame runs the serial method, where each future runs at its creation. Running a future
@@ -81,7 +81,7 @@ final class SerialFutureSplit {
     static final String SERIAL = "dev/spindle/future/SerialFutures";
     /** The type of the deferring copy's extra parameter. */
     static final String MARKER = "L" + SERIAL + ";";
-    private static final MethodSplit.Question ASK = new MethodSplit.Question(SERIAL, "mayKeepLatent");
+    private static final MethodSplit.Question ASK = new MethodSplit.Question(SERIAL, "mayKeepLatent", "asWritten");
 
     private static final String FUTURES = "dev/spindle/future/";
     private static final String HANDLE = FUTURES + "LazyFuture";
