@@ -771,11 +771,11 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Owner, a worker that found its request hint set — a woven serial method's prologue with no
-     * room on the stack, or a woven call at its declaration ({@code FutureCall}): true
-     * if a request stands behind the hint, to be served (the prologue's frame runs its method as
-     * written, whose next push serves it; {@code FutureCall} serves it at once); false, with the
-     * hint cleared, if none does.
+     * Owner, a worker that found its request hint set — a woven serial method's frame on its way
+     * to the method as written with no room on the stack ({@code Worker.confirmRequestHint}), or a
+     * woven call at its declaration ({@code FutureCall}): true if a request stands behind the
+     * hint, to be served (the frame's method as written serves it at its next push;
+     * {@code FutureCall} serves it at once); false, with the hint cleared, if none does.
      *
      * <p>A hint can outlive its request: a thief sets it <em>after</em> its request, so the owner
      * may serve the request between the two and the hint stays set with nothing behind it. Only a
