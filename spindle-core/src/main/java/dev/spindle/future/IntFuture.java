@@ -39,10 +39,11 @@ public final class IntFuture extends LazyFuture<Integer> {
     /**
      * The handle of a future a woven serial method made in place on thread {@code t}, the calling
      * thread ({@link SerialFutures}), with the value's raw bits: no table, no number (it was never
-     * on a stack, and every path that would look it up reads the final cell first).
+     * on a stack, and every path that would look it up reads the final cell first). Counting the
+     * future is the caller's part.
      */
     IntFuture(Thread t, long bits) {
-        super(null, LatentStack.countMadeInPlace(t), NO_BODY, t);
+        super(null, LatentStack.MADE_IN_PLACE, NO_BODY, t);
         value = (int) bits;
         CELL.setRelease(this, Outcome.IN_HANDLE);          // after the value, as above
     }

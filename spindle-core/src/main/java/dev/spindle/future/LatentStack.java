@@ -537,21 +537,32 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * The calling thread {@code t} made a future in place in a woven serial method
+     * The calling thread {@code t} makes a future in place in a woven serial method
      * ({@link SerialFutures}): counts it as created and run inline — on the worker, or on this
-     * thread's stack — and returns the number such a handle carries, {@link #MADE_IN_PLACE}.
+     * thread's stack.
      */
-    static long countMadeInPlace(Thread t) {
+    static void countMadeInPlace(Thread t) {
         if (t instanceof Worker w) {
             w.countMadeInPlace();
         } else {
-            countExternalMadeInPlace();
+            countExternalMadeInPlace(1);                   // within MaxInlineSize: the else is a call
         }
-        return MADE_IN_PLACE;                              // within MaxInlineSize: the else is a call
     }
 
-    private static void countExternalMadeInPlace() {
-        EXTERNAL.get().madeInPlace++;
+    /**
+     * Takes back the count of a future made in place on the calling thread {@code t} whose body
+     * failed: such a future is counted by its stack, which numbers it ({@link #nextNumber}).
+     */
+    static void uncountMadeInPlace(Thread t) {
+        if (t instanceof Worker w) {
+            w.uncountMadeInPlace();
+        } else {
+            countExternalMadeInPlace(-1);
+        }
+    }
+
+    private static void countExternalMadeInPlace(int delta) {
+        EXTERNAL.get().madeInPlace += delta;
     }
 
     /** The number of a handle made in place: it was never on a stack, and it has no table. */

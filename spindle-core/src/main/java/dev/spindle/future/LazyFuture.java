@@ -199,11 +199,11 @@ public class LazyFuture<T> implements Future<T> {
      * thread ({@link SerialFutures}), with its final {@code cell}: no table and no number
      * ({@link LatentStack#MADE_IN_PLACE}) — it was never on a stack, and every path that would look
      * it up reads the final cell first. A constructor, which C2 inlines at any call site, so that
-     * escape analysis removes it.
+     * escape analysis removes it. Counting the future is the caller's part.
      */
     LazyFuture(Thread t, Object cell) {
         this.region = null;
-        this.number = LatentStack.countMadeInPlace(t);
+        this.number = LatentStack.MADE_IN_PLACE;
         this.body = NO_BODY;
         this.owner = t;
         CELL.setRelease(this, cell);

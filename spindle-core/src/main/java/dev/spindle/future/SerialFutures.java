@@ -10,8 +10,9 @@ import dev.spindle.runtime.Worker;
  * {@code Spindle.future(…)} and its primitive and call forms. The method as written moves to a
  * synthetic copy; the method itself becomes the serial method, in which each such factory call
  * becomes the body's own call — {@code supplier.get()}, {@code fn.applyAsLong(arg)}, or the
- * lambda's implementation method — in a try/catch, followed by {@link #ranLong(long)} (or its
- * siblings) with the value, or {@link #failedLong(Throwable)} with the failure. It starts with
+ * lambda's implementation method — preceded by {@link #countMadeInPlace()} and in a try/catch,
+ * followed by {@link #handleLong(long, Throwable)} (or its siblings) with the value or the
+ * failure. It starts with
  * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, null);}: a frame whose futures the
  * stack could keep latent (it holds fewer than it keeps, or a worker asked for work) runs the
  * method as written, so the runtime decides at every future; every other frame runs the serial
@@ -21,10 +22,14 @@ import dev.spindle.runtime.Worker;
  * removes the handle (and the lambda, where the body is called through it).
  *
  * <p>Each method here is within C2's {@code MaxInlineSize}, and the handles are built by
- * constructors, which C2 inlines at any call-site frequency. A handle made here counts as a future
- * created and run inline, on the worker ({@code Worker.countMadeInPlace}) rather than in the latent
- * stack's {@code created}, which cost twice as much per future; it carries no table and no number,
- * having never been on a stack (PERFORMANCE.md, futures suite, "Twenty-third session").
+ * constructors, which C2 inlines at any call-site frequency. A future made here counts as created
+ * and run inline, on the worker ({@code Worker.countMadeInPlace}) rather than in the latent
+ * stack's {@code created}, which cost twice as much per future; its handle carries no table and no
+ * number, having never been on a stack (PERFORMANCE.md, futures suite, "Twenty-third session").
+ * The count is taken at the site, before the body's call ({@link #countMadeInPlace()}), not when
+ * the handle is built after it: right after the prologue the current thread is still in a register,
+ * where after the body's call it must be reloaded, and next to the prologue of the level C2
+ * inlines below it (PERFORMANCE.md, futures suite, "Thirtieth session").
  */
 public final class SerialFutures {
 
@@ -81,6 +86,16 @@ public final class SerialFutures {
             w.confirmRequestHint();
         }
         return null;
+    }
+
+    /**
+     * Woven code, right before a serial method calls a future's body in place (after the factory's
+     * null check, which fails before any future exists): counts one future created and run inline
+     * on the calling thread. A body that then fails leaves a handle that its stack numbers and
+     * counts instead ({@link #handle}).
+     */
+    public static void countMadeInPlace() {
+        LatentStack.countMadeInPlace(Thread.currentThread());
     }
 
     /**
@@ -150,8 +165,9 @@ public final class SerialFutures {
     }
 
     /**
-     * The handle of a future a serial method made in place: of {@code value} if {@code failure} is
-     * null, else of the failure ({@link #ran}, {@link #failed}). The woven code calls this once,
+     * The handle of a future a serial method made in place and counted at its site
+     * ({@link #countMadeInPlace()}): of {@code value} if {@code failure} is null, else of the
+     * failure, which its stack numbers and counts in place of the site. The woven code calls this once,
      * after its body's call and that call's handler merge, so the handle has a single allocation
      * site. With one builder per path, where C2 did not inline the body's call the handler stayed
      * live and the two handles merged into the user's variable, and a merged handle escapes: Knapsack
@@ -168,8 +184,59 @@ public final class SerialFutures {
      * @param <T>     result type
      * @return its handle
      */
+    public static <T> LazyFuture<T> handle(Object value, Throwable failure) {
+        return failure == null ? new LazyFuture<>(Thread.currentThread(), Outcome.encode(value)) : failedAfterCount(failure);
+    }
+
+    /**
+     * {@link #handle} for a {@code long} future.
+     *
+     * @param value   the body's result, or 0 if it threw
+     * @param failure what the body threw, or null
+     * @return its handle
+     */
+    public static LongFuture handleLong(long value, Throwable failure) {
+        return failure == null ? new LongFuture(Thread.currentThread(), value) : failedLongAfterCount(failure);
+    }
+
+    /**
+     * {@link #handle} for an {@code int} future.
+     *
+     * @param value   the body's result, or 0 if it threw
+     * @param failure what the body threw, or null
+     * @return its handle
+     */
+    public static IntFuture handleInt(int value, Throwable failure) {
+        return failure == null ? new IntFuture(Thread.currentThread(), value) : failedIntAfterCount(failure);
+    }
+
+    /**
+     * {@link #handle} for a {@code double} future.
+     *
+     * @param value   the body's result, or 0 if it threw
+     * @param failure what the body threw, or null
+     * @return its handle
+     */
+    public static DoubleFuture handleDouble(double value, Throwable failure) {
+        return failure == null ? new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value)) : failedDoubleAfterCount(failure);
+    }
+
+    /**
+     * The handle of a future made in place, counted here: what serial methods woven before the count
+     * moved to the site ({@link #countMadeInPlace()}) call in place of {@link #handle}.
+     *
+     * @param value   the body's result, or null if it threw
+     * @param failure what the body threw, or null
+     * @param <T>     result type
+     * @return its handle
+     */
     public static <T> LazyFuture<T> made(Object value, Throwable failure) {
-        return failure == null ? new LazyFuture<>(Thread.currentThread(), Outcome.encode(value)) : failed(failure);
+        if (failure != null) {
+            return failed(failure);
+        }
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new LazyFuture<>(t, Outcome.encode(value));
     }
 
     /**
@@ -180,7 +247,12 @@ public final class SerialFutures {
      * @return its handle
      */
     public static LongFuture madeLong(long value, Throwable failure) {
-        return failure == null ? new LongFuture(Thread.currentThread(), value) : failedLong(failure);
+        if (failure != null) {
+            return failedLong(failure);
+        }
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new LongFuture(t, value);
     }
 
     /**
@@ -191,7 +263,12 @@ public final class SerialFutures {
      * @return its handle
      */
     public static IntFuture madeInt(int value, Throwable failure) {
-        return failure == null ? new IntFuture(Thread.currentThread(), value) : failedInt(failure);
+        if (failure != null) {
+            return failedInt(failure);
+        }
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new IntFuture(t, value);
     }
 
     /**
@@ -202,12 +279,18 @@ public final class SerialFutures {
      * @return its handle
      */
     public static DoubleFuture madeDouble(double value, Throwable failure) {
-        return failure == null ? new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value)) : failedDouble(failure);
+        if (failure != null) {
+            return failedDouble(failure);
+        }
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new DoubleFuture(t, Double.doubleToRawLongBits(value));
     }
 
     /**
-     * A future that ran at its creation and returned {@code value}. The weaver calls {@link #made}
-     * and its siblings since 2026-11-28; this method and its siblings, and {@link #failed} and its
+     * A future that ran at its creation and returned {@code value}. The weaver calls {@link #handle}
+     * and its siblings since the thirtieth session ({@link #made} and its siblings before, this
+     * method and its siblings before that); the older methods, and {@link #failed} and its
      * siblings, stay for the classes woven before, which call them.
      *
      * @param value the body's result
@@ -215,7 +298,9 @@ public final class SerialFutures {
      * @return its handle
      */
     public static <T> LazyFuture<T> ran(Object value) {
-        return new LazyFuture<>(Thread.currentThread(), Outcome.encode(value));
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new LazyFuture<>(t, Outcome.encode(value));
     }
 
     /**
@@ -225,7 +310,9 @@ public final class SerialFutures {
      * @return its handle
      */
     public static LongFuture ranLong(long value) {
-        return new LongFuture(Thread.currentThread(), value);
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new LongFuture(t, value);
     }
 
     /**
@@ -235,7 +322,9 @@ public final class SerialFutures {
      * @return its handle
      */
     public static IntFuture ranInt(int value) {
-        return new IntFuture(Thread.currentThread(), value);
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new IntFuture(t, value);
     }
 
     /**
@@ -245,7 +334,9 @@ public final class SerialFutures {
      * @return its handle
      */
     public static DoubleFuture ranDouble(double value) {
-        return new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value));
+        Thread t = Thread.currentThread();
+        LatentStack.countMadeInPlace(t);
+        return new DoubleFuture(t, Double.doubleToRawLongBits(value));
     }
 
     /**
@@ -303,5 +394,33 @@ public final class SerialFutures {
         ExposedFutures r = s.currentRegion();
         long k = s.nextNumber();
         return new DoubleFuture(r, k, s.failedAtCreation(r, k, failure), 0L);
+    }
+
+    /** The failure path of {@link #handle}: the stack numbers and counts the future, so the site's count is taken back. */
+    private static <T> LazyFuture<T> failedAfterCount(Throwable failure) {
+        LazyFuture<T> f = failed(failure);
+        LatentStack.uncountMadeInPlace(Thread.currentThread());
+        return f;
+    }
+
+    /** {@link #failedAfterCount} for a {@code long} future. */
+    private static LongFuture failedLongAfterCount(Throwable failure) {
+        LongFuture f = failedLong(failure);
+        LatentStack.uncountMadeInPlace(Thread.currentThread());
+        return f;
+    }
+
+    /** {@link #failedAfterCount} for an {@code int} future. */
+    private static IntFuture failedIntAfterCount(Throwable failure) {
+        IntFuture f = failedInt(failure);
+        LatentStack.uncountMadeInPlace(Thread.currentThread());
+        return f;
+    }
+
+    /** {@link #failedAfterCount} for a {@code double} future. */
+    private static DoubleFuture failedDoubleAfterCount(Throwable failure) {
+        DoubleFuture f = failedDouble(failure);
+        LatentStack.uncountMadeInPlace(Thread.currentThread());
+        return f;
     }
 }

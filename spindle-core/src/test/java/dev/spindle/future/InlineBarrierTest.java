@@ -67,6 +67,11 @@ class InlineBarrierTest {
         int limit = Math.min(35, vmFlag("MaxInlineSize", 35));
         String[][] methods = {
                 {"mayKeepLatent", "()Z"},
+                {"countMadeInPlace", "()V"},
+                {"handle", "(Ljava/lang/Object;Ljava/lang/Throwable;)Ldev/spindle/future/LazyFuture;"},
+                {"handleLong", "(JLjava/lang/Throwable;)Ldev/spindle/future/LongFuture;"},
+                {"handleInt", "(ILjava/lang/Throwable;)Ldev/spindle/future/IntFuture;"},
+                {"handleDouble", "(DLjava/lang/Throwable;)Ldev/spindle/future/DoubleFuture;"},
                 {"ran", "(Ljava/lang/Object;)Ldev/spindle/future/LazyFuture;"},
                 {"ranLong", "(J)Ldev/spindle/future/LongFuture;"},
                 {"ranInt", "(I)Ldev/spindle/future/IntFuture;"},
@@ -87,6 +92,7 @@ class InlineBarrierTest {
         assertInlinable(dev.spindle.runtime.Worker.class, "mayKeepLatent", "()Z", limit, "the prologue stays two loads");
         assertInlinable(dev.spindle.runtime.Worker.class, "latentRoom", "(Z)V", limit, "the mirror costs a store");
         assertInlinable(LatentStack.class, "externalMayKeepLatent", "(Ljava/lang/Thread;)Z", limit, "the prologue stays small");
+        assertInlinable(LatentStack.class, "countMadeInPlace", "(Ljava/lang/Thread;)V", limit, "the count stays an increment");
     }
 
     /**

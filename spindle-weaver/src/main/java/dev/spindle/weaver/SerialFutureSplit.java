@@ -48,9 +48,10 @@ import java.util.Set;
  * <p>What: the method as written becomes a private synthetic copy with a trailing
  * {@code SerialFutures} marker parameter (always null). In the original, each factory call whose
  * operand stack holds nothing but its arguments becomes the body's own call in the method's code
- * — {@code supplier.get()}, {@code fn.applyAsLong(arg)}, after the factory's null check — inside a
- * try/catch, then {@code SerialFutures.madeLong(value, null)} (or its sibling) builds the handle
- * holding the value, or — from the handler, which joins it there — {@code madeLong(0, failure)}
+ * — {@code supplier.get()}, {@code fn.applyAsLong(arg)}, after the factory's null check and
+ * {@code SerialFutures.countMadeInPlace()} — inside a try/catch, then
+ * {@code SerialFutures.handleLong(value, null)} (or its sibling) builds the handle holding the
+ * value, or — from the handler, which joins it there — {@code handleLong(0, failure)}
  * one holding the failure (one allocation site for both, so that a live handler does not make the
  * handle escape), raised at every
  * touch and reported if untouched, as for any future that failed at its creation. Where the body
@@ -106,9 +107,9 @@ final class SerialFutureSplit {
             return handle.equals(LAZY) ? "" : handle.substring(handle.lastIndexOf('/') + 1, handle.indexOf("Future"));
         }
 
-        /** The {@code SerialFutures} method that builds the handle of a value or a failure: {@code made} + the kind. */
-        String made() {
-            return "made" + kind();
+        /** The {@code SerialFutures} method that builds the handle of a value or a failure: {@code handle} + the kind. */
+        String builder() {
+            return "handle" + kind();
         }
 
         /** The body's value as the handle's builder takes it: a primitive, or any object. */
@@ -117,7 +118,7 @@ final class SerialFutureSplit {
             return value.getSort() == Type.OBJECT ? Type.getType(Object.class) : value;
         }
 
-        String madeDesc() {
+        String builderDesc() {
             return "(" + value().getDescriptor() + "Ljava/lang/Throwable;)" + handle;
         }
     }
@@ -370,8 +371,8 @@ final class SerialFutureSplit {
 
     /**
      * Replaces the factory call {@code site} by the body's own call: its arguments into fresh locals
-     * from {@code next} on, the factory's null check, the call in a try/catch of Throwable, and the
-     * {@code SerialFutures} handle of its value or its failure. With a {@link Direct} target, the call
+     * from {@code next} on, the factory's null check, the future's count, the call in a try/catch of
+     * Throwable, and the {@code SerialFutures} handle of its value or its failure. With a {@link Direct} target, the call
      * is its implementation's: for a supplier form created by its {@code indy} right before, the
      * {@code invokedynamic} goes and its captured values are the call's first arguments; for a call
      * form, the function (a constant) is left unused.
@@ -403,6 +404,8 @@ final class SerialFutureSplit {
         LabelNode end = new LabelNode();
         LabelNode handler = new LabelNode();
         LabelNode done = new LabelNode();
+        // the future exists from here: counted before the call, where the prologue's thread is at hand
+        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, "countMadeInPlace", "()V", false));
         c.add(start);
         if (indy != null) {
             for (int a = 0; a < args.length; a++) {
@@ -436,7 +439,7 @@ final class SerialFutureSplit {
         c.add(zero(f.value()));
         c.add(new VarInsnNode(Opcodes.ALOAD, failure));
         c.add(done);
-        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.made(), f.madeDesc(), false));
+        c.add(new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, f.builder(), f.builderDesc(), false));
         // first in the table: the innermost handler, ahead of any the user's code has around the call
         mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, "java/lang/Throwable"));
         mn.instructions.insert(site, c);

@@ -649,9 +649,14 @@ class WeaverTest {
         List<String> sc = calls(serial);
         assertEquals("dev/spindle/future/SerialFutures.mayKeepLatent", sc.get(0), sc.toString());
         assertTrue(sc.contains("corpus/ObjectFutures.lambda$fibSupplier$0"), sc.toString());
-        assertTrue(sc.contains("dev/spindle/future/SerialFutures.made"), sc.toString());
-        assertEquals(1, sc.stream().filter(x -> x.startsWith("dev/spindle/future/SerialFutures.made")).count(),
+        assertTrue(sc.contains("dev/spindle/future/SerialFutures.handle"), sc.toString());
+        assertEquals(1, sc.stream().filter(x -> x.startsWith("dev/spindle/future/SerialFutures.handle")).count(),
                 "one builder for the value and the failure: " + sc);
+        // the future is counted at its site, before its body's call, once
+        assertEquals(1, sc.stream().filter(x -> x.equals("dev/spindle/future/SerialFutures.countMadeInPlace")).count(), sc.toString());
+        assertTrue(sc.indexOf("dev/spindle/future/SerialFutures.countMadeInPlace") < sc.indexOf("corpus/ObjectFutures.lambda$fibSupplier$0"),
+                "the count comes after the body's call: " + sc);
+        assertFalse(sc.stream().anyMatch(x -> x.startsWith("dev/spindle/future/SerialFutures.made")), "a builder that counts again: " + sc);
         assertFalse(sc.stream().anyMatch(x -> x.startsWith("dev/spindle/future/SerialFutures.failed")), sc.toString());
         assertTrue(sc.contains("dev/spindle/future/SerialFutures.touch"), sc.toString());
         assertFalse(sc.contains("indy get"), "the serial method still creates the lambda: " + sc);
