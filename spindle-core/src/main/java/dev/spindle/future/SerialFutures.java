@@ -28,8 +28,8 @@ import dev.spindle.runtime.Worker;
  * number, having never been on a stack (PERFORMANCE.md, futures suite, "Twenty-third session").
  * The count is taken at the site, before the body's call ({@link #countMadeInPlace()}), not when
  * the handle is built after it: right after the prologue the current thread is still in a register,
- * where after the body's call it must be reloaded, and next to the prologue of the level C2
- * inlines below it (PERFORMANCE.md, futures suite, "Thirtieth session").
+ * where after the body's call it must be reloaded, and the count of the level C2 inlines below
+ * comes next, so that C2 adds both at once (PERFORMANCE.md, futures suite, "Thirtieth session").
  */
 public final class SerialFutures {
 
@@ -92,7 +92,10 @@ public final class SerialFutures {
      * Woven code, right before a serial method calls a future's body in place (after the factory's
      * null check, which fails before any future exists): counts one future created and run inline
      * on the calling thread. A body that then fails leaves a handle that its stack numbers and
-     * counts instead ({@link #handle}).
+     * counts instead ({@link #handle}). Like the constructors' count before it, the call inside is
+     * a small static method, which C2 may leave out of line where it compiles the serial method
+     * without a tier-3 profile ("low call site frequency"; PERFORMANCE.md, futures suite,
+     * "Thirtieth session"): slower then, never wrong.
      */
     public static void countMadeInPlace() {
         LatentStack.countMadeInPlace(Thread.currentThread());
