@@ -188,7 +188,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static <T> LazyFuture<T> handle(Object value, Throwable failure) {
-        return failure == null ? new LazyFuture<>(Thread.currentThread(), Outcome.encode(value)) : failedAfterCount(failure);
+        return failure == null ? new LazyFuture<>(Thread.currentThread(), Outcome.encode(value)) : afterCount(failed(failure));
     }
 
     /**
@@ -199,7 +199,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static LongFuture handleLong(long value, Throwable failure) {
-        return failure == null ? new LongFuture(Thread.currentThread(), value) : failedLongAfterCount(failure);
+        return failure == null ? new LongFuture(Thread.currentThread(), value) : afterCount(failedLong(failure));
     }
 
     /**
@@ -210,7 +210,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static IntFuture handleInt(int value, Throwable failure) {
-        return failure == null ? new IntFuture(Thread.currentThread(), value) : failedIntAfterCount(failure);
+        return failure == null ? new IntFuture(Thread.currentThread(), value) : afterCount(failedInt(failure));
     }
 
     /**
@@ -221,7 +221,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static DoubleFuture handleDouble(double value, Throwable failure) {
-        return failure == null ? new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value)) : failedDoubleAfterCount(failure);
+        return failure == null ? new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value)) : afterCount(failedDouble(failure));
     }
 
     /**
@@ -399,31 +399,12 @@ public final class SerialFutures {
         return new DoubleFuture(r, k, s.failedAtCreation(r, k, failure), 0L);
     }
 
-    /** The failure path of {@link #handle}: the stack numbers and counts the future, so the site's count is taken back. */
-    private static <T> LazyFuture<T> failedAfterCount(Throwable failure) {
-        LazyFuture<T> f = failed(failure);
+    /**
+     * The failure path of {@link #handle} and its siblings: the stack has numbered and counted the
+     * failed future ({@link #failed}), so the site's count is taken back.
+     */
+    private static <F> F afterCount(F failed) {
         LatentStack.uncountMadeInPlace(Thread.currentThread());
-        return f;
-    }
-
-    /** {@link #failedAfterCount} for a {@code long} future. */
-    private static LongFuture failedLongAfterCount(Throwable failure) {
-        LongFuture f = failedLong(failure);
-        LatentStack.uncountMadeInPlace(Thread.currentThread());
-        return f;
-    }
-
-    /** {@link #failedAfterCount} for an {@code int} future. */
-    private static IntFuture failedIntAfterCount(Throwable failure) {
-        IntFuture f = failedInt(failure);
-        LatentStack.uncountMadeInPlace(Thread.currentThread());
-        return f;
-    }
-
-    /** {@link #failedAfterCount} for a {@code double} future. */
-    private static DoubleFuture failedDoubleAfterCount(Throwable failure) {
-        DoubleFuture f = failedDouble(failure);
-        LatentStack.uncountMadeInPlace(Thread.currentThread());
-        return f;
+        return failed;
     }
 }
