@@ -234,12 +234,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static <T> LazyFuture<T> made(Object value, Throwable failure) {
-        if (failure != null) {
-            return failed(failure);
-        }
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new LazyFuture<>(t, Outcome.encode(value));
+        countMadeInPlace();                                // a failure's handle takes it back
+        return handle(value, failure);
     }
 
     /**
@@ -250,12 +246,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static LongFuture madeLong(long value, Throwable failure) {
-        if (failure != null) {
-            return failedLong(failure);
-        }
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new LongFuture(t, value);
+        countMadeInPlace();
+        return handleLong(value, failure);
     }
 
     /**
@@ -266,12 +258,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static IntFuture madeInt(int value, Throwable failure) {
-        if (failure != null) {
-            return failedInt(failure);
-        }
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new IntFuture(t, value);
+        countMadeInPlace();
+        return handleInt(value, failure);
     }
 
     /**
@@ -282,12 +270,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static DoubleFuture madeDouble(double value, Throwable failure) {
-        if (failure != null) {
-            return failedDouble(failure);
-        }
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new DoubleFuture(t, Double.doubleToRawLongBits(value));
+        countMadeInPlace();
+        return handleDouble(value, failure);
     }
 
     /**
@@ -301,9 +285,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static <T> LazyFuture<T> ran(Object value) {
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new LazyFuture<>(t, Outcome.encode(value));
+        countMadeInPlace();
+        return handle(value, null);
     }
 
     /**
@@ -313,9 +296,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static LongFuture ranLong(long value) {
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new LongFuture(t, value);
+        countMadeInPlace();
+        return handleLong(value, null);
     }
 
     /**
@@ -325,9 +307,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static IntFuture ranInt(int value) {
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new IntFuture(t, value);
+        countMadeInPlace();
+        return handleInt(value, null);
     }
 
     /**
@@ -337,9 +318,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static DoubleFuture ranDouble(double value) {
-        Thread t = Thread.currentThread();
-        LatentStack.countMadeInPlace(t);
-        return new DoubleFuture(t, Double.doubleToRawLongBits(value));
+        countMadeInPlace();
+        return handleDouble(value, null);
     }
 
     /**
