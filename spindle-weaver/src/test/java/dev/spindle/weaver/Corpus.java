@@ -43,24 +43,37 @@ final class Corpus {
     static Map<String, byte[]> compile(Path sourceDir, String... options) {
         try {
             Path out = Files.createTempDirectory("spindle-corpus");
-            List<String> args = new ArrayList<>(List.of(options));
-            args.addAll(List.of("--release", "21", "-proc:none", "-d", out.toString(),
-                    "-classpath", System.getProperty("java.class.path")));
-            try (Stream<Path> s = Files.walk(sourceDir)) {
-                s.filter(p -> p.toString().endsWith(".java")).sorted().forEach(p -> args.add(p.toString()));
+            try {
+                List<String> args = new ArrayList<>(List.of(options));
+                args.addAll(List.of("--release", "21", "-proc:none", "-d", out.toString(),
+                        "-classpath", System.getProperty("java.class.path")));
+                try (Stream<Path> s = Files.walk(sourceDir)) {
+                    s.filter(p -> p.toString().endsWith(".java")).sorted().forEach(p -> args.add(p.toString()));
+                }
+                JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+                if (javac == null) {
+                    throw new IllegalStateException("no javac in this JVM: run the tests on a JDK, not a JRE");
+                }
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                int rc = javac.run(null, null, new PrintStream(err, true, StandardCharsets.UTF_8), args.toArray(String[]::new));
+                if (rc != 0) {
+                    throw new IllegalStateException("javac failed on " + sourceDir + ":\n" + err.toString(StandardCharsets.UTF_8));
+                }
+                return readClasses(out);
+            } finally {
+                deleteTree(out);
             }
-            JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-            if (javac == null) {
-                throw new IllegalStateException("no javac in this JVM: run the tests on a JDK, not a JRE");
-            }
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int rc = javac.run(null, null, new PrintStream(err, true, StandardCharsets.UTF_8), args.toArray(String[]::new));
-            if (rc != 0) {
-                throw new IllegalStateException("javac failed on " + sourceDir + ":\n" + err.toString(StandardCharsets.UTF_8));
-            }
-            return readClasses(out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes {@code dir} and everything under it: javac's output, once read, is not left in the temp folder. */
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 
