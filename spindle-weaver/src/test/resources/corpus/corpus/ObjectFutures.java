@@ -280,6 +280,20 @@ public class ObjectFutures {
         return outer.touchLong();
     }
 
+    /** A handle made here or handed in: the serial method keeps the general touch for it, and for the one handed in. */
+    static int madeHereOrHandedIn(int n, IntFuture given) {
+        if (n < 2) {
+            return n + given.touchInt();
+        }
+        IntFuture a = n % 3 == 0 ? given : Spindle.futureInt(() -> madeHereOrHandedIn(n - 1, given));
+        int b = madeHereOrHandedIn(n - 2, given);
+        return (a.touchInt() + b) % 100_000;
+    }
+
+    public static int shapeHandleMadeHereOrHandedIn() {
+        return madeHereOrHandedIn(18, Spindle.futureInt(() -> 7));
+    }
+
     public static String shapeUntouchedFailureDoesNotStopTheCaller() {
         LazyFuture<Integer> ignored = Spindle.future(() -> failAt(2, 1));
         return "returned " + (ignored != null);

@@ -41,10 +41,10 @@ public final class DoubleFuture extends LazyFuture<Double> {
      * on a stack, and every path that would look it up reads the final cell first). Counting the
      * future is the caller's part.
      */
-    DoubleFuture(Thread t, long bits) {
+    DoubleFuture(Thread t, long bits, Object cell) {
         super(null, LatentStack.MADE_IN_PLACE, NO_BODY, t);
         value = Double.longBitsToDouble(bits);
-        CELL.setRelease(this, Outcome.IN_HANDLE);          // after the value, as above
+        CELL.setRelease(this, cell);                       // after the value, as above
     }
 
     /**

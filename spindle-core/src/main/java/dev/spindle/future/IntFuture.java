@@ -42,10 +42,10 @@ public final class IntFuture extends LazyFuture<Integer> {
      * on a stack, and every path that would look it up reads the final cell first). Counting the
      * future is the caller's part.
      */
-    IntFuture(Thread t, long bits) {
+    IntFuture(Thread t, long bits, Object cell) {
         super(null, LatentStack.MADE_IN_PLACE, NO_BODY, t);
         value = (int) bits;
-        CELL.setRelease(this, Outcome.IN_HANDLE);          // after the value, as above
+        CELL.setRelease(this, cell);                       // after the value, as above
     }
 
     /**

@@ -51,10 +51,10 @@ public final class LongFuture extends LazyFuture<Long> {
      * on a stack, and every path that would look it up reads the final cell first). Counting the
      * future is the caller's part.
      */
-    LongFuture(Thread t, long bits) {
+    LongFuture(Thread t, long bits, Object cell) {
         super(null, LatentStack.MADE_IN_PLACE, NO_BODY, t);
         value = bits;
-        CELL.setRelease(this, Outcome.IN_HANDLE);          // after the value, as above
+        CELL.setRelease(this, cell);                       // after the value, as above
     }
 
     /**

@@ -121,6 +121,67 @@ public final class SerialFutures {
     }
 
     /**
+     * The touch of a handle the weaver proved was built in this frame by {@link #handle}: every
+     * value the touched variable can hold there comes from the builder (ASM's source analysis of
+     * the serial method). Such a handle's cell is final from its construction, on this thread — the
+     * value, or the body's failure — so this touch only reports it, with no branch to the general
+     * touch. {@link #touch} relies on C2 compiling that branch as a trap; where C2 compiles the
+     * serial method without the branch's profile (its tier-3 code skipped, or
+     * {@code -XX:PerMethodTrapLimit=0}), the branch passes the handle to a call and it is
+     * allocated: Knapsack at one worker, 40 bytes per future and 1.7× the time (PERFORMANCE.md,
+     * futures suite, "Thirty-first session").
+     *
+     * @param f a handle built by {@link #handle} in the calling frame
+     * @return its value
+     */
+    public static Object touchInPlace(LazyFuture<?> f) {
+        return Outcome.report(f.cell);
+    }
+
+    /**
+     * {@link #touchInPlace} for a {@code long} handle built by {@link #handleLong}: its value, or
+     * its body's failure thrown.
+     *
+     * @param f a handle built by {@link #handleLong} in the calling frame
+     * @return its value
+     */
+    public static long touchLongInPlace(LongFuture f) {
+        Object c = f.cell;
+        if (c != Outcome.IN_HANDLE) {
+            Outcome.report(c);                             // the body's failure: throws
+        }
+        return f.value;
+    }
+
+    /**
+     * {@link #touchInPlace} for an {@code int} handle built by {@link #handleInt}.
+     *
+     * @param f a handle built by {@link #handleInt} in the calling frame
+     * @return its value
+     */
+    public static int touchIntInPlace(IntFuture f) {
+        Object c = f.cell;
+        if (c != Outcome.IN_HANDLE) {
+            Outcome.report(c);                             // the body's failure: throws
+        }
+        return f.value;
+    }
+
+    /**
+     * {@link #touchInPlace} for a {@code double} handle built by {@link #handleDouble}.
+     *
+     * @param f a handle built by {@link #handleDouble} in the calling frame
+     * @return its value
+     */
+    public static double touchDoubleInPlace(DoubleFuture f) {
+        Object c = f.cell;
+        if (c != Outcome.IN_HANDLE) {
+            Outcome.report(c);                             // the body's failure: throws
+        }
+        return f.value;
+    }
+
+    /**
      * {@link LongFuture#touchLong()} as a serial method makes it: the value where the handle holds
      * it, otherwise the handle's own touch. {@code touchLong} runs a popped latent body in itself,
      * so where C2 compiles it on its own first it inlines the body, and with it the recursion,
@@ -170,17 +231,26 @@ public final class SerialFutures {
     /**
      * The handle of a future a serial method made in place and counted at its site
      * ({@link #countMadeInPlace()}): of {@code value} if {@code failure} is null, else of the
-     * failure, which its stack numbers and counts in place of the site. The woven code calls this once,
-     * after its body's call and that call's handler merge, so the handle has a single allocation
-     * site. With one builder per path, where C2 did not inline the body's call the handler stayed
-     * live and the two handles merged into the user's variable, and a merged handle escapes: Knapsack
-     * at one worker ran 1.6× slower with 40 bytes per future in one JVM of three to eight
-     * (PERFORMANCE.md, futures suite, "Twenty-eighth session"). Here the failure's branch, never
-     * taken where bodies do not throw, compiles as a trap, and the handle is built by its
-     * constructor right here: C2 inlines a constructor at any call-site frequency, but refuses a
-     * small static method at a site whose profile counts are low, as they are where the method
-     * that holds it ran for a while in C1 code that counts calls without profiling them (a static
-     * {@code ran} between this method and the constructor was refused so in one JVM of eight).
+     * failure, which its stack numbers and counts in place of the site. The woven code calls this
+     * once, after its body's call and that call's handler merge, and this method builds the handle
+     * with one constructor whichever way the body ended, so the handle has a single allocation
+     * site: a handle merged with any other object escapes.
+     * <ul>
+     * <li>With one builder per path, where C2 did not inline the body's call the handler stayed live
+     * and the two handles merged into the user's variable: Knapsack at one worker ran 1.6× slower
+     * with 40 bytes per future in one JVM of three to eight (PERFORMANCE.md, futures suite,
+     * "Twenty-eighth session").</li>
+     * <li>With one builder that chose between the constructor and a static method returning the
+     * failure's handle, the failure's branch compiled as a trap only where C2 had this method's
+     * branch profile; a serial method compiled without it (its tier-3 code skipped) merged the two
+     * handles again, with the same 40 bytes and 1.7× (one JVM of eight to nine; every JVM under
+     * {@code -XX:PerMethodTrapLimit=0}, which keeps C2 from compiling any branch as a trap; "Thirty-first
+     * session"). Now only the cell differs by path, and the failure's is the result of a call.</li>
+     * </ul>
+     * C2 inlines a constructor at any call-site frequency, but refuses a small static method at a
+     * site whose profile counts are low, as they are where the method that holds it ran for a while
+     * in C1 code that counts calls without profiling them: so the handle is built here, by a
+     * constructor, rather than in another static method.
      *
      * @param value   the body's result, or null if it threw
      * @param failure what the body threw, or null
@@ -188,7 +258,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static <T> LazyFuture<T> handle(Object value, Throwable failure) {
-        return failure == null ? new LazyFuture<>(Thread.currentThread(), Outcome.encode(value)) : afterCount(failed(failure));
+        return new LazyFuture<>(Thread.currentThread(), failure == null ? Outcome.encode(value) : failedInPlace(failure));
     }
 
     /**
@@ -199,7 +269,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static LongFuture handleLong(long value, Throwable failure) {
-        return failure == null ? new LongFuture(Thread.currentThread(), value) : afterCount(failedLong(failure));
+        return new LongFuture(Thread.currentThread(), value, failure == null ? Outcome.IN_HANDLE : failedInPlace(failure));
     }
 
     /**
@@ -210,7 +280,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static IntFuture handleInt(int value, Throwable failure) {
-        return failure == null ? new IntFuture(Thread.currentThread(), value) : afterCount(failedInt(failure));
+        return new IntFuture(Thread.currentThread(), value, failure == null ? Outcome.IN_HANDLE : failedInPlace(failure));
     }
 
     /**
@@ -221,7 +291,8 @@ public final class SerialFutures {
      * @return its handle
      */
     public static DoubleFuture handleDouble(double value, Throwable failure) {
-        return failure == null ? new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value)) : afterCount(failedDouble(failure));
+        return new DoubleFuture(Thread.currentThread(), Double.doubleToRawLongBits(value),
+                failure == null ? Outcome.IN_HANDLE : failedInPlace(failure));
     }
 
     /**
@@ -380,11 +451,18 @@ public final class SerialFutures {
     }
 
     /**
-     * The failure path of {@link #handle} and its siblings: the stack has numbered and counted the
-     * failed future ({@link #failed}), so the site's count is taken back.
+     * The failure path of {@link #handle} and its siblings: the outcome of a future made in place
+     * whose body threw. The stack numbers and counts the failed future and records it as untouched
+     * until a touch observes it ({@link LatentStack#failedAtCreation}), so the site's count is
+     * taken back. It returns the outcome, not a handle: the builder's one constructor holds either
+     * cell, so that where C2 compiles this path (a serial method compiled without a branch profile
+     * for the builder) the handle still has one allocation site and nothing merges with it.
      */
-    private static <F> F afterCount(F failed) {
+    static Outcome failedInPlace(Throwable failure) {
+        LatentStack s = LatentStack.current();
+        ExposedFutures r = s.currentRegion();
+        Outcome o = s.failedAtCreation(r, s.nextNumber(), failure);
         LatentStack.uncountMadeInPlace(Thread.currentThread());
-        return failed;
+        return o;
     }
 }

@@ -84,6 +84,10 @@ class InlineBarrierTest {
                 {"touchLong", "(Ldev/spindle/future/LongFuture;)J"},
                 {"touchInt", "(Ldev/spindle/future/IntFuture;)I"},
                 {"touchDouble", "(Ldev/spindle/future/DoubleFuture;)D"},
+                {"touchInPlace", "(Ldev/spindle/future/LazyFuture;)Ljava/lang/Object;"},
+                {"touchLongInPlace", "(Ldev/spindle/future/LongFuture;)J"},
+                {"touchIntInPlace", "(Ldev/spindle/future/IntFuture;)I"},
+                {"touchDoubleInPlace", "(Ldev/spindle/future/DoubleFuture;)D"},
         };
         for (String[] m : methods) {
             assertInlinable(SerialFutures.class, m[0], m[1], limit, "the handle can be removed");

@@ -26,6 +26,7 @@ import org.objectweb.asm.tree.analysis.SourceValue;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,6 +124,9 @@ final class SerialFutureSplit {
         }
     }
 
+    /** The names of the {@code SerialFutures} methods that build a handle made in place. */
+    private static final Set<String> BUILDERS = Set.of("handle", "handleLong", "handleInt", "handleDouble");
+
     /** The factories by owner, name and descriptor. */
     private static final Map<String, Factory> FACTORIES = factories();
 
@@ -207,8 +211,10 @@ final class SerialFutureSplit {
             next = runInPlace(mn, (MethodInsnNode) site, next, direct.get(site));
         }
         mn.maxLocals = next;
+        Set<AbstractInsnNode> inPlace = touchesOfHandlesBuiltHere(cn, mn);
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            MethodInsnNode t = i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKEVIRTUAL ? serialTouch(m) : null;
+            MethodInsnNode t = i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKEVIRTUAL
+                    ? serialTouch(m, inPlace.contains(i)) : null;
             if (t != null) {
                 mn.instructions.set(i, t);
                 i = t;
@@ -222,17 +228,87 @@ final class SerialFutureSplit {
      * The serial method's own touch for a handle's touch ({@code LazyFuture.touch()},
      * {@code LongFuture.touchLong()}, {@code touchInt()}, {@code touchDouble()}): the same fast
      * path in a small static method of {@code SerialFutures}, with a branch profile of its own and
-     * never compiled into a big method. Null for any other call.
+     * never compiled into a big method; or, for a handle built in this frame ({@code builtHere}),
+     * {@code SerialFutures.touchInPlace} and its siblings, which only report the handle's final
+     * cell. Null for any other call.
      */
-    private static MethodInsnNode serialTouch(MethodInsnNode m) {
-        boolean touch = switch (m.owner + "." + m.name + m.desc) {
+    private static MethodInsnNode serialTouch(MethodInsnNode m, boolean builtHere) {
+        boolean touch = isTouch(m);
+        // the same name, the handle as its one parameter: touchLong()J → touchLong(LongFuture)J,
+        // or touchLongInPlace(LongFuture)J
+        String name = builtHere ? m.name + "InPlace" : m.name;
+        return touch ? new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, name, "(L" + m.owner + ";" + m.desc.substring(1), false)
+                : null;
+    }
+
+    /** True for a call of a handle's touch: {@code LazyFuture.touch()} or a primitive handle's. */
+    private static boolean isTouch(MethodInsnNode m) {
+        return m.getOpcode() == Opcodes.INVOKEVIRTUAL && switch (m.owner + "." + m.name + m.desc) {
             case HANDLE + ".touch()Ljava/lang/Object;", FUTURES + "LongFuture.touchLong()J",
                     FUTURES + "IntFuture.touchInt()I", FUTURES + "DoubleFuture.touchDouble()D" -> true;
             default -> false;
         };
-        // the same name, the handle as its one parameter: touchLong()J → touchLong(LongFuture)J
-        return touch ? new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, m.name, "(L" + m.owner + ";" + m.desc.substring(1), false)
-                : null;
+    }
+
+    /**
+     * The touches of the serial method {@code mn} (its sites already made in place) whose handle,
+     * on every path, is one its builder made in this frame ({@code SerialFutures.handle} and its
+     * siblings): every value the touched reference can hold comes, through locals, casts and
+     * copies, from a builder's call. Such a handle's cell is final from its construction, so its
+     * touch needs no branch to the general touch, which C2 compiles as a trap only where it has a
+     * branch profile, and which otherwise passes the handle to a call, so that escape analysis
+     * cannot remove it. A handle from anywhere else — a parameter, a field, a factory call left as
+     * written, a method's result — keeps the general touch.
+     */
+    private static Set<AbstractInsnNode> touchesOfHandlesBuiltHere(ClassNode cn, MethodNode mn) {
+        int oldStack = mn.maxStack;
+        mn.maxStack = Math.min(65535, oldStack + 8);       // the builder's arguments; the writer recomputes it
+        Frame<SourceValue>[] frames;
+        try {
+            frames = new Analyzer<>(new SourceInterpreter()).analyze(cn.name, mn);
+        } catch (AnalyzerException e) {
+            return Set.of();
+        } finally {
+            mn.maxStack = oldStack;
+        }
+        InsnList l = mn.instructions;
+        Set<AbstractInsnNode> touches = new HashSet<>();
+        for (int k = 0; k < l.size(); k++) {
+            Frame<SourceValue> f = frames[k];
+            if (f != null && l.get(k) instanceof MethodInsnNode m && isTouch(m)
+                    && builtHere(f.getStack(f.getStackSize() - 1), frames, l, new HashSet<>())) {
+                touches.add(m);
+            }
+        }
+        return touches;
+    }
+
+    /**
+     * True if every instruction that may have produced {@code v} is a builder's call, seen through
+     * stores and loads of locals, {@code checkcast} and {@code dup}; a cycle of copies adds no
+     * producer. A value with no producing instruction (a parameter, {@code this}) is not built here.
+     */
+    private static boolean builtHere(SourceValue v, Frame<SourceValue>[] frames, InsnList l, Set<AbstractInsnNode> seen) {
+        if (v.insns.isEmpty()) {
+            return false;
+        }
+        for (AbstractInsnNode p : v.insns) {
+            if (!seen.add(p)) {
+                continue;
+            }
+            Frame<SourceValue> f = frames[l.indexOf(p)];
+            boolean built = switch (p.getOpcode()) {
+                case Opcodes.INVOKESTATIC -> p instanceof MethodInsnNode m && m.owner.equals(SERIAL) && BUILDERS.contains(m.name);
+                case Opcodes.ALOAD -> f != null && builtHere(f.getLocal(((VarInsnNode) p).var), frames, l, seen);
+                case Opcodes.ASTORE, Opcodes.CHECKCAST, Opcodes.DUP ->
+                        f != null && builtHere(f.getStack(f.getStackSize() - 1), frames, l, seen);
+                default -> false;
+            };
+            if (!built) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
