@@ -537,19 +537,6 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * The calling thread {@code t} makes a future in place in a woven serial method
-     * ({@link SerialFutures}): counts it as created and run inline — on the worker, or on this
-     * thread's stack.
-     */
-    static void countMadeInPlace(Thread t) {
-        if (t instanceof Worker w) {
-            w.countMadeInPlace();
-        } else {
-            countExternalMadeInPlace(1);                   // within MaxInlineSize: the else is a call
-        }
-    }
-
-    /**
      * Takes back the count of a future made in place on the calling thread {@code t} whose body
      * failed: such a future is counted by its stack, which numbers it ({@link #nextNumber}).
      */
@@ -557,12 +544,13 @@ public final class LatentStack extends LatentStackRequest {
         if (t instanceof Worker w) {
             w.uncountMadeInPlace();
         } else {
-            countExternalMadeInPlace(-1);
+            EXTERNAL.get().madeInPlace--;
         }
     }
 
-    private static void countExternalMadeInPlace(int delta) {
-        EXTERNAL.get().madeInPlace += delta;
+    /** A thread that is not a worker makes a future in place: counted on its stack. */
+    static void countExternalMadeInPlace() {
+        EXTERNAL.get().madeInPlace++;
     }
 
     /** The number of a handle made in place: it was never on a stack, and it has no table. */

@@ -196,17 +196,31 @@ public class LazyFuture<T> implements Future<T> {
 
     /**
      * The handle of a future a woven serial method made in place on thread {@code t}, the calling
-     * thread ({@link SerialFutures}), with its final {@code cell}: no table and no number
-     * ({@link LatentStack#MADE_IN_PLACE}) — it was never on a stack, and every path that would look
-     * it up reads the final cell first. A constructor, which C2 inlines at any call site, so that
-     * escape analysis removes it. Counting the future is the caller's part.
+     * thread ({@link SerialFutures}): of the body's {@code value}, or — {@code failed} not null —
+     * of its failure's outcome. No table and no number ({@link LatentStack#MADE_IN_PLACE}): it was
+     * never on a stack, and every path that would look it up reads the final cell first. Counting
+     * the future is the caller's part.
+     *
+     * <p>A constructor, which C2 inlines at any call site, so that escape analysis removes it; and
+     * the value is encoded here rather than by {@link Outcome#encode}: where C2 compiles a serial
+     * method whose callees it has no call counts for (its tier-3 code skipped), it refuses every
+     * small static method below the serial method's own calls ("low call site frequency") but
+     * never a constructor (PERFORMANCE.md, futures suite, "Thirty-first session").
      */
-    LazyFuture(Thread t, Object cell) {
+    LazyFuture(Thread t, Object value, Outcome failed) {
         this.region = null;
         this.number = LatentStack.MADE_IN_PLACE;
         this.body = NO_BODY;
         this.owner = t;
-        CELL.setRelease(this, cell);
+        Object c = value;
+        if (failed != null) {
+            c = failed;
+        } else if (value == null) {
+            c = Outcome.NULL;
+        } else if (value instanceof Outcome) {
+            c = Outcome.encode(value);                     // a result that is itself a cell state
+        }
+        CELL.setRelease(this, c);
     }
 
     /** A handle on a future whose outcome is known, for reports. */

@@ -2,6 +2,9 @@ package dev.spindle.future;
 
 import dev.spindle.runtime.Worker;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * What a woven <em>serial method</em> calls in place of the object API's future factories: a
  * future run at its creation, whose body the method itself has just called in its own code.
@@ -35,6 +38,21 @@ public final class SerialFutures {
 
     /** {@code -Dspindle.future.serialMethods=false}: every frame runs its method as written. */
     static final boolean SERIAL_METHODS = serialMethods(System.getProperty("spindle.future.serialMethods"));
+
+    /**
+     * {@code Worker.madeInPlace}, the worker's count of futures its serial methods made in place
+     * (owner-only, plain access): see {@link #countMadeInPlace()}.
+     */
+    private static final VarHandle MADE_IN_PLACE;
+
+    static {
+        try {
+            MADE_IN_PLACE = MethodHandles.privateLookupIn(Worker.class, MethodHandles.lookup())
+                    .findVarHandle(Worker.class, "madeInPlace", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private SerialFutures() {
     }
@@ -92,13 +110,23 @@ public final class SerialFutures {
      * Woven code, right before a serial method calls a future's body in place (after the factory's
      * null check, which fails before any future exists): counts one future created and run inline
      * on the calling thread. A body that then fails leaves a handle that its stack numbers and
-     * counts instead ({@link #handle}). Like the constructors' count before it, the call inside is
-     * a small static method, which C2 may leave out of line where it compiles the serial method
-     * without a tier-3 profile ("low call site frequency"; PERFORMANCE.md, futures suite,
-     * "Thirtieth session"): slower then, never wrong.
+     * counts instead ({@link #handle}).
+     *
+     * <p>On a worker the increment is done here, on the worker's own field through
+     * {@link #MADE_IN_PLACE}, not by a method of the worker: where C2 compiles a serial method
+     * whose callees it has no call counts for (its tier-3 code skipped), it refuses every small
+     * static or virtual method below the serial method's own calls ("low call site frequency"),
+     * while VarHandle accesses are always inlined. Through {@code LatentStack.countMadeInPlace}
+     * and {@code Worker.countMadeInPlace}, Knapsack at one worker left the count a call in one JVM
+     * of three (PERFORMANCE.md, futures suite, "Thirty-first session").
      */
     public static void countMadeInPlace() {
-        LatentStack.countMadeInPlace(Thread.currentThread());
+        Thread t = Thread.currentThread();
+        if (t instanceof Worker) {                         // no cast to Worker here: within MaxInlineSize
+            MADE_IN_PLACE.set(t, (long) MADE_IN_PLACE.get(t) + 1L);   // the handle casts, and C2 folds the cast
+            return;
+        }
+        LatentStack.countExternalMadeInPlace();
     }
 
     /**
@@ -135,7 +163,11 @@ public final class SerialFutures {
      * @return its value
      */
     public static Object touchInPlace(LazyFuture<?> f) {
-        return Outcome.report(f.cell);
+        Object c = f.cell;
+        if (c instanceof Outcome) {                        // null, a failure, or a result that is an Outcome
+            return c == Outcome.NULL ? null : Outcome.report(c);
+        }
+        return c;
     }
 
     /**
@@ -258,7 +290,7 @@ public final class SerialFutures {
      * @return its handle
      */
     public static <T> LazyFuture<T> handle(Object value, Throwable failure) {
-        return new LazyFuture<>(Thread.currentThread(), failure == null ? Outcome.encode(value) : failedInPlace(failure));
+        return new LazyFuture<>(Thread.currentThread(), value, failure == null ? null : failedInPlace(failure));
     }
 
     /**

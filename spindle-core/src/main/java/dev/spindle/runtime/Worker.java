@@ -335,11 +335,6 @@ public final class Worker extends WorkerPad1 {
         }
     }
 
-    /** Owner, for the futures runtime: one more future made in place by a woven serial method. */
-    public void countMadeInPlace() {
-        madeInPlace++;
-    }
-
     /** Owner, for the futures runtime: one future fewer made in place (its body failed, and its stack counts it). */
     public void uncountMadeInPlace() {
         madeInPlace--;

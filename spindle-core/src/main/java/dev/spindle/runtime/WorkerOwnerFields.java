@@ -38,7 +38,9 @@ abstract class WorkerOwnerFields extends WorkerPad0 {
      * Futures a woven serial method made in place on this worker ({@code SerialFutures}): counted
      * here, not in the latent stack's {@code created}, because there the count cost Fib's serial
      * method ~0.43 ns per future against ~0.17 here (PERFORMANCE.md, futures suite, "Twenty-third
-     * session"). Owner-only; read racily by the statistics.
+     * session"). Owner-only, incremented by {@code SerialFutures.countMadeInPlace} through a
+     * VarHandle (so that no method call stands between a serial method and the increment); read
+     * racily by the statistics.
      */
     long madeInPlace;
 

@@ -96,7 +96,6 @@ class InlineBarrierTest {
         assertInlinable(dev.spindle.runtime.Worker.class, "mayKeepLatent", "()Z", limit, "the prologue stays two loads");
         assertInlinable(dev.spindle.runtime.Worker.class, "latentRoom", "(Z)V", limit, "the mirror costs a store");
         assertInlinable(LatentStack.class, "externalMayKeepLatent", "(Ljava/lang/Thread;)Z", limit, "the prologue stays small");
-        assertInlinable(LatentStack.class, "countMadeInPlace", "(Ljava/lang/Thread;)V", limit, "the count stays an increment");
     }
 
     /**
