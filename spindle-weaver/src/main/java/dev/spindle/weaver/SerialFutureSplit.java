@@ -63,7 +63,12 @@ import java.util.Set;
  * {@code DoubleFuture.touchDouble()} its {@code SerialFutures} namesake: the same fast path, with a
  * branch profile the methods as written do not share, in a method too small to be compiled into a
  * big one (a primitive touch runs a popped body in itself, and compiled on its own it was refused
- * to its callers, which then allocated the handle). A prologue
+ * to its callers, which then allocated the handle). A touch whose handle is, on every path, one the
+ * serial method built itself becomes {@code SerialFutures.touchInPlace(f)} (or its primitive
+ * sibling) instead, which only reports the handle's final cell: the general touch's branch to the
+ * handle's own touch compiles as a trap only where C2 has that branch's profile, and otherwise
+ * passes the handle to a call, which keeps it allocated (Knapsack: 40 bytes per future in JVMs that
+ * skipped tier-3 code). A prologue
  * {@code if (SerialFutures.mayKeepLatent()) return copy(args…, SerialFutures.asWritten());} — after the method's pure
  * prefix, or at a {@link ResumePoint} — sends a frame whose futures the stack could keep latent
  * (it holds fewer than it keeps, or a worker asked for work) to the method as written; every
