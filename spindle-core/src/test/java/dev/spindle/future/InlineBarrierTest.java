@@ -99,6 +99,39 @@ class InlineBarrierTest {
     }
 
     /**
+     * What a serial method calls for each future, and the handle's constructor, call nothing that
+     * C2 might refuse where it compiles the serial method without call counts (its tier-3 code
+     * skipped): only constructors, {@code Thread.currentThread} and VarHandle accesses, which it
+     * always inlines, and calls on paths that run for a failure, a result that is itself an
+     * {@code Outcome}, or a thread that is not a worker. A small static method there was refused
+     * ("low call site frequency") in about half of Knapsack's JVMs, and a call given the handle kept
+     * it allocated (PERFORMANCE.md, futures suite, "Thirty-first session").
+     */
+    @Test
+    void theSerialMethodsPerFutureCallsAreOnlyWhatC2InlinesWithoutCallCounts() throws IOException {
+        String thread = "java/lang/Thread.currentThread";
+        String report = "dev/spindle/future/Outcome.report";
+        String failed = "dev/spindle/future/SerialFutures.failedInPlace";
+        assertCallsOnly(SerialFutures.class, "countMadeInPlace", "()V", thread,
+                "java/lang/invoke/VarHandle.get", "java/lang/invoke/VarHandle.set",
+                "dev/spindle/future/LatentStack.countExternalMadeInPlace");
+        assertCallsOnly(SerialFutures.class, "handle", "(Ljava/lang/Object;Ljava/lang/Throwable;)Ldev/spindle/future/LazyFuture;",
+                thread, "dev/spindle/future/LazyFuture.<init>", failed);
+        assertCallsOnly(SerialFutures.class, "handleLong", "(JLjava/lang/Throwable;)Ldev/spindle/future/LongFuture;",
+                thread, "dev/spindle/future/LongFuture.<init>", failed);
+        assertCallsOnly(SerialFutures.class, "handleInt", "(ILjava/lang/Throwable;)Ldev/spindle/future/IntFuture;",
+                thread, "dev/spindle/future/IntFuture.<init>", failed);
+        assertCallsOnly(SerialFutures.class, "handleDouble", "(DLjava/lang/Throwable;)Ldev/spindle/future/DoubleFuture;",
+                thread, "dev/spindle/future/DoubleFuture.<init>", "java/lang/Double.doubleToRawLongBits", failed);
+        assertCallsOnly(SerialFutures.class, "touchInPlace", "(Ldev/spindle/future/LazyFuture;)Ljava/lang/Object;", report);
+        assertCallsOnly(SerialFutures.class, "touchLongInPlace", "(Ldev/spindle/future/LongFuture;)J", report);
+        assertCallsOnly(SerialFutures.class, "touchIntInPlace", "(Ldev/spindle/future/IntFuture;)I", report);
+        assertCallsOnly(SerialFutures.class, "touchDoubleInPlace", "(Ldev/spindle/future/DoubleFuture;)D", report);
+        assertCallsOnly(LazyFuture.class, "<init>", "(Ljava/lang/Thread;Ljava/lang/Object;Ldev/spindle/future/Outcome;)V",
+                "java/lang/Object.<init>", "dev/spindle/future/Outcome.encode", "java/lang/invoke/VarHandle.setRelease");
+    }
+
+    /**
      * The object future's creation runs the body in the caller's compiled code through methods
      * within {@code MaxInlineSize}, so that where the latent path never ran C2 removes the
      * caller's lambda too (the methods' Javadoc; PERFORMANCE.md, futures suite, "The body run
@@ -212,6 +245,58 @@ class InlineBarrierTest {
 
     /** The length of a method's bytecode, read from the class file (JVMS §4). */
     static int codeLength(Class<?> c, String method, String descriptor) throws IOException {
+        return code(c, method, descriptor).bytes().length;
+    }
+
+    /** Fails unless every method {@code method} calls (as owner.name) is one of {@code allowed}. */
+    private static void assertCallsOnly(Class<?> c, String method, String descriptor, String... allowed) throws IOException {
+        java.util.Set<String> calls = code(c, method, descriptor).calls();
+        calls.removeAll(java.util.Set.of(allowed));
+        assertTrue(calls.isEmpty(), c.getSimpleName() + "." + method + descriptor + " calls " + calls
+                + ": a small method there is one C2 may leave out of line where it has no call counts");
+    }
+
+    /** A method's bytecode and its class's constant pool (JVMS §4). */
+    private record Code(byte[] bytes, String[] utf8, int[][] refs) {
+        /** The methods called, as owner.name. */
+        java.util.Set<String> calls() {
+            java.util.Set<String> calls = new java.util.TreeSet<>();
+            for (int pc = 0; pc < bytes.length; pc += length(pc)) {
+                int op = bytes[pc] & 0xFF;
+                if (op >= 0xB6 && op <= 0xB9) {                    // invokevirtual, special, static, interface
+                    int[] ref = refs[((bytes[pc + 1] & 0xFF) << 8) | (bytes[pc + 2] & 0xFF)];
+                    String owner = utf8[refs[ref[0]][0]];
+                    calls.add(owner + "." + utf8[refs[ref[1]][0]]);
+                }
+            }
+            return calls;
+        }
+
+        /** The length of the instruction at {@code pc}. */
+        private int length(int pc) {
+            int op = bytes[pc] & 0xFF;
+            return switch (op) {
+                case 0x10, 0x12, 0x15, 0x16, 0x17, 0x18, 0x19, 0x36, 0x37, 0x38, 0x39, 0x3A, 0xA9, 0xBC -> 2;
+                case 0x11, 0x13, 0x14, 0x84, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xBB, 0xBD, 0xC0, 0xC1,
+                        0xC6, 0xC7 -> 3;
+                case 0xC5 -> 4;
+                case 0xB9, 0xBA, 0xC8, 0xC9 -> 5;
+                case 0xC4 -> (bytes[pc + 1] & 0xFF) == 0x84 ? 6 : 4;   // wide
+                case 0xAA, 0xAB -> {                                   // tableswitch, lookupswitch
+                    int p = (pc + 4) & ~3;
+                    yield op == 0xAA ? p - pc + 12 + 4 * (readInt(p + 8) - readInt(p + 4) + 1) : p - pc + 8 + 8 * readInt(p + 4);
+                }
+                default -> op >= 0x99 && op <= 0xA8 ? 3 : 1;           // branches, goto, jsr
+            };
+        }
+
+        private int readInt(int at) {
+            return ((bytes[at] & 0xFF) << 24) | ((bytes[at + 1] & 0xFF) << 16) | ((bytes[at + 2] & 0xFF) << 8) | (bytes[at + 3] & 0xFF);
+        }
+    }
+
+    /** Reads {@code method}'s code from {@code c}'s class file, with the constant pool's names and references. */
+    private static Code code(Class<?> c, String method, String descriptor) throws IOException {
         byte[] bytes;
         try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
             assertNotNull(in, "class file of " + c.getName());
@@ -223,16 +308,19 @@ class InlineBarrierTest {
         d.readUnsignedShort();
         int count = d.readUnsignedShort();
         String[] utf8 = new String[count];
+        int[][] refs = new int[count][];                           // Class: {name}; refs and NameAndType: {first, second}
         for (int i = 1; i < count; i++) {
             int tag = d.readUnsignedByte();
             switch (tag) {
                 case 1 -> utf8[i] = d.readUTF();
-                case 3, 4, 9, 10, 11, 12, 17, 18 -> d.skipBytes(4);
+                case 9, 10, 11, 12 -> refs[i] = new int[] {d.readUnsignedShort(), d.readUnsignedShort()};
+                case 3, 4, 17, 18 -> d.skipBytes(4);
                 case 5, 6 -> {
                     d.skipBytes(8);
                     i++;                                           // longs and doubles take two entries
                 }
-                case 7, 8, 16, 19, 20 -> d.skipBytes(2);
+                case 7 -> refs[i] = new int[] {d.readUnsignedShort()};
+                case 8, 16, 19, 20 -> d.skipBytes(2);
                 case 15 -> d.skipBytes(3);
                 default -> fail("constant pool tag " + tag + " at entry " + i);
             }
@@ -252,7 +340,9 @@ class InlineBarrierTest {
                 int length = d.readInt();
                 if (name.equals(method) && desc.equals(descriptor) && attribute.equals("Code")) {
                     d.skipBytes(4);                                // max_stack, max_locals
-                    return d.readInt();
+                    byte[] code = new byte[d.readInt()];
+                    d.readFully(code);
+                    return new Code(code, utf8, refs);
                 }
                 d.skipBytes(length);
             }
