@@ -537,20 +537,11 @@ public final class LatentStack extends LatentStackRequest {
     }
 
     /**
-     * Takes back the count of a future made in place on the calling thread {@code t} whose body
-     * failed: such a future is counted by its stack, which numbers it ({@link #nextNumber}).
+     * A thread that is not a worker makes ({@code delta} 1) a future in place, or takes its count
+     * back (-1: its body failed, and the stack numbers and counts it): counted on its stack.
      */
-    static void uncountMadeInPlace(Thread t) {
-        if (t instanceof Worker w) {
-            w.uncountMadeInPlace();
-        } else {
-            EXTERNAL.get().madeInPlace--;
-        }
-    }
-
-    /** A thread that is not a worker makes a future in place: counted on its stack. */
-    static void countExternalMadeInPlace() {
-        EXTERNAL.get().madeInPlace++;
+    static void countExternalMadeInPlace(int delta) {
+        EXTERNAL.get().madeInPlace += delta;
     }
 
     /** The number of a handle made in place: it was never on a stack, and it has no table. */

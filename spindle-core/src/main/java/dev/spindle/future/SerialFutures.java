@@ -126,7 +126,7 @@ public final class SerialFutures {
             MADE_IN_PLACE.set(t, (long) MADE_IN_PLACE.get(t) + 1L);   // the handle casts, and C2 folds the cast
             return;
         }
-        LatentStack.countExternalMadeInPlace();
+        LatentStack.countExternalMadeInPlace(1);
     }
 
     /**
@@ -494,7 +494,12 @@ public final class SerialFutures {
         LatentStack s = LatentStack.current();
         ExposedFutures r = s.currentRegion();
         Outcome o = s.failedAtCreation(r, s.nextNumber(), failure);
-        LatentStack.uncountMadeInPlace(Thread.currentThread());
+        Thread t = Thread.currentThread();                 // the site's count taken back, as countMadeInPlace() made it
+        if (t instanceof Worker) {
+            MADE_IN_PLACE.set(t, (long) MADE_IN_PLACE.get(t) - 1L);
+        } else {
+            LatentStack.countExternalMadeInPlace(-1);
+        }
         return o;
     }
 }

@@ -335,11 +335,6 @@ public final class Worker extends WorkerPad1 {
         }
     }
 
-    /** Owner, for the futures runtime: one future fewer made in place (its body failed, and its stack counts it). */
-    public void uncountMadeInPlace() {
-        madeInPlace--;
-    }
-
     /**
      * Owner, for the futures runtime: true if another thread may have asked this worker for work
      * (an opaque load of the hint).

@@ -218,8 +218,7 @@ final class SerialFutureSplit {
         mn.maxLocals = next;
         Set<AbstractInsnNode> inPlace = touchesOfHandlesBuiltHere(cn, mn);
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            MethodInsnNode t = i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKEVIRTUAL
-                    ? serialTouch(m, inPlace.contains(i)) : null;
+            MethodInsnNode t = i instanceof MethodInsnNode m ? serialTouch(m, inPlace.contains(i)) : null;
             if (t != null) {
                 mn.instructions.set(i, t);
                 i = t;
@@ -238,12 +237,13 @@ final class SerialFutureSplit {
      * cell. Null for any other call.
      */
     private static MethodInsnNode serialTouch(MethodInsnNode m, boolean builtHere) {
-        boolean touch = isTouch(m);
+        if (!isTouch(m)) {
+            return null;
+        }
         // the same name, the handle as its one parameter: touchLong()J → touchLong(LongFuture)J,
         // or touchLongInPlace(LongFuture)J
         String name = builtHere ? m.name + "InPlace" : m.name;
-        return touch ? new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, name, "(L" + m.owner + ";" + m.desc.substring(1), false)
-                : null;
+        return new MethodInsnNode(Opcodes.INVOKESTATIC, SERIAL, name, "(L" + m.owner + ";" + m.desc.substring(1), false);
     }
 
     /** True for a call of a handle's touch: {@code LazyFuture.touch()} or a primitive handle's. */
