@@ -131,19 +131,17 @@ public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
         }
         // The "take" branch, searched first by the sequential code, is the future: a future that
         // runs at its creation (all but the few the runtime keeps latent) keeps the sequential
-        // search order, and so its pruning.
-        // Two paths rather than a handle that may be null: a handle merged with null at the
-        // touch stays allocated (72 bytes per future against 40, the lambda alone).
-        if (weight + it.weight[i] <= it.capacity) {
-            LazyFuture<Void> take = Spindle.future(() -> {
+        // search order, and so its pruning. It checks the fit itself, as the directive's take()
+        // does, so the node has one path: one handle, always built, and the two recursive calls
+        // of the sequential search.
+        LazyFuture<Void> take = Spindle.future(() -> {
+            if (weight + it.weight[i] <= it.capacity) {
                 spindle(it, i + 1, weight + it.weight[i], value + it.value[i], best);
-                return null;
-            });
-            spindle(it, i + 1, weight, value, best);
-            take.touch();
-        } else {
-            spindle(it, i + 1, weight, value, best);
-        }
+            }
+            return null;
+        });
+        spindle(it, i + 1, weight, value, best);
+        take.touch();
     }
 
     @Override

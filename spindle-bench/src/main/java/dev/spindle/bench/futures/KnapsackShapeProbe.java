@@ -1,0 +1,243 @@
+package dev.spindle.bench.futures;
+
+import dev.spindle.bench.suite.Size;
+import dev.spindle.future.LazyFuture;
+import dev.spindle.future.SerialFutures;
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What each piece of a woven serial method costs in Knapsack's search ({@link Knapsack}), one shape
+ * per JVM, on a pool of one worker: the serial search over a {@code long[]} best ({@code array}, the
+ * suite's seq), over the parallel variants' {@link AtomicLong} ({@code atomic}), the same with the
+ * woven code's two paths and three recursive calls ({@code atomic3}), the serial method's prologue
+ * alone ({@code prologue}), its count alone ({@code count}), and the whole serial method written by
+ * hand ({@code serial}) less its count ({@code serial-nocount}), its prologue
+ * ({@code serial-noprologue}) or its handle and touch ({@code serial-nohandle}); and the woven
+ * {@link Knapsack#spindle} itself ({@code woven}). The hand-written shapes call
+ * {@link SerialFutures} as the weaver's code does; their prologue's other path runs the woven
+ * method. Each shape is spelled out in full, with no helper method: a helper is one more call that
+ * C2 may refuse where it compiles a method without call counts. Prints the median of the last {@value #TIMED} of {@value #RUNS} runs. Run each shape in
+ * several JVMs: C2's recursive inlining is decided per JVM. Usage: {@code java -Xms1g -Xmx1g -cp
+ * spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.KnapsackShapeProbe SHAPE}. See
+ * docs/PERFORMANCE.md, futures suite, "Thirty-second session".
+ */
+public final class KnapsackShapeProbe {
+    private static final int RUNS = 20;
+    private static final int TIMED = 12;
+    private static final List<String> SHAPES = List.of("array", "atomic", "atomic3", "prologue", "count",
+            "serial", "serial-nocount", "serial-noprologue", "serial-nohandle", "woven");
+
+    private KnapsackShapeProbe() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 1 || !SHAPES.contains(args[0])) {
+            throw new IllegalArgumentException("give one shape of " + SHAPES + ", not " + Arrays.toString(args));
+        }
+        String shape = args[0];
+        Knapsack program = new Knapsack();
+        Knapsack.Items it = program.prepare(Size.DEFAULT);
+        long expected = program.seq(it);
+        try (SpindlePool pool = new SpindlePool(1)) {
+            double[] ms = new double[RUNS];
+            for (int r = 0; r < RUNS; r++) {
+                long t0 = System.nanoTime();
+                long v = pool.invoke(run(shape, program, it));
+                ms[r] = (System.nanoTime() - t0) / 1e6;
+                if (v != expected) {
+                    throw new AssertionError(shape + " found " + v + ", expected " + expected);
+                }
+            }
+            Arrays.sort(ms, RUNS - TIMED, RUNS);
+            System.out.printf(Locale.ROOT, "%-17s median of the last %d runs %.1f ms%n", shape, TIMED,
+                    ms[RUNS - TIMED + TIMED / 2]);
+        }
+    }
+
+    private static Task<Long> run(String shape, Knapsack program, Knapsack.Items it) {
+        return new Task<>() {
+            @Override
+            protected Long compute() {
+                if (shape.equals("array")) {
+                    long[] best = {0};
+                    array(it, 0, 0, 0, best);
+                    return best[0];
+                }
+                if (shape.equals("woven")) {
+                    return program.spindle(it);
+                }
+                AtomicLong best = new AtomicLong();
+                switch (shape) {
+                    case "atomic" -> atomic(it, 0, 0, 0, best);
+                    case "atomic3" -> atomic3(it, 0, 0, 0, best);
+                    case "prologue" -> prologue(it, 0, 0, 0, best);
+                    case "count" -> count(it, 0, 0, 0, best);
+                    case "serial" -> serial(it, 0, 0, 0, best);
+                    case "serial-nocount" -> serialNoCount(it, 0, 0, 0, best);
+                    case "serial-noprologue" -> serialNoPrologue(it, 0, 0, 0, best);
+                    case "serial-nohandle" -> serialNoHandle(it, 0, 0, 0, best);
+                    default -> throw new IllegalStateException("checked in main: " + shape);
+                }
+                return best.get();
+            }
+        };
+    }
+
+    static void array(Knapsack.Items it, int i, long weight, long value, long[] best) {
+        if (value > best[0]) {
+            best[0] = value;
+        }
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best[0]) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            array(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+        }
+        array(it, i + 1, weight, value, best);
+    }
+
+    static void atomic(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            atomic(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+        }
+        atomic(it, i + 1, weight, value, best);
+    }
+
+    static void atomic3(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            atomic3(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            atomic3(it, i + 1, weight, value, best);
+        } else {
+            atomic3(it, i + 1, weight, value, best);
+        }
+    }
+
+    static void prologue(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (SerialFutures.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            prologue(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+        }
+        prologue(it, i + 1, weight, value, best);
+    }
+
+    static void count(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            SerialFutures.countMadeInPlace();
+            count(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+        }
+        count(it, i + 1, weight, value, best);
+    }
+
+    static void serial(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (SerialFutures.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            SerialFutures.countMadeInPlace();
+            Throwable failure = null;
+            try {
+                serial(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            } catch (Throwable t) {
+                failure = t;
+            }
+            LazyFuture<Object> take = SerialFutures.handle(null, failure);
+            serial(it, i + 1, weight, value, best);
+            SerialFutures.touchInPlace(take);
+        } else {
+            serial(it, i + 1, weight, value, best);
+        }
+    }
+
+    static void serialNoCount(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (SerialFutures.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            Throwable failure = null;
+            try {
+                serialNoCount(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            } catch (Throwable t) {
+                failure = t;
+            }
+            LazyFuture<Object> take = SerialFutures.handle(null, failure);
+            serialNoCount(it, i + 1, weight, value, best);
+            SerialFutures.touchInPlace(take);
+        } else {
+            serialNoCount(it, i + 1, weight, value, best);
+        }
+    }
+
+    static void serialNoPrologue(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            SerialFutures.countMadeInPlace();
+            Throwable failure = null;
+            try {
+                serialNoPrologue(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            } catch (Throwable t) {
+                failure = t;
+            }
+            LazyFuture<Object> take = SerialFutures.handle(null, failure);
+            serialNoPrologue(it, i + 1, weight, value, best);
+            SerialFutures.touchInPlace(take);
+        } else {
+            serialNoPrologue(it, i + 1, weight, value, best);
+        }
+    }
+
+    static void serialNoHandle(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (SerialFutures.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            SerialFutures.countMadeInPlace();
+            serialNoHandle(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            serialNoHandle(it, i + 1, weight, value, best);
+        } else {
+            serialNoHandle(it, i + 1, weight, value, best);
+        }
+    }
+}
