@@ -13,17 +13,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What each piece of a woven serial method costs in Knapsack's search ({@link Knapsack}), one shape
- * per JVM, on a pool of one worker: the serial search over a {@code long[]} best ({@code array}, the
- * suite's seq), over the parallel variants' {@link AtomicLong} ({@code atomic}), the same with the
- * woven code's two paths and three recursive calls ({@code atomic3}), the serial method's prologue
- * alone ({@code prologue}), its count alone ({@code count}), and the whole serial method written by
- * hand ({@code serial}) less its count ({@code serial-nocount}), its prologue
- * ({@code serial-noprologue}) or its handle and touch ({@code serial-nohandle}); and the woven
- * {@link Knapsack#spindle} itself ({@code woven}). The hand-written shapes call
- * {@link SerialFutures} as the weaver's code does; their prologue's other path runs the woven
- * method. Each shape is spelled out in full, with no helper method: a helper is one more call that
- * C2 may refuse where it compiles a method without call counts. Prints the median of the last {@value #TIMED} of {@value #RUNS} runs. Run each shape in
- * several JVMs: C2's recursive inlining is decided per JVM. Usage: {@code java -Xms1g -Xmx1g -cp
+ * per JVM, on a pool of one worker: the serial search over a {@code long[]} best ({@code array},
+ * the suite's seq), over the parallel variants' {@link AtomicLong} ({@code atomic}), the same with
+ * the two paths and three recursive calls that Knapsack's woven code had before its future checked
+ * the fit itself ({@code atomic3}), the serial method's prologue alone ({@code prologue}), its count
+ * alone ({@code count}), and the whole serial method written by hand in that two-path form
+ * ({@code serial}) less its count ({@code serial-nocount}), its prologue ({@code serial-noprologue})
+ * or its handle and touch ({@code serial-nohandle}); and the woven {@link Knapsack#spindle} as it is
+ * now ({@code woven}). The hand-written shapes call {@link SerialFutures} as the weaver's code
+ * does; their prologue's other path runs the woven method. Each shape is spelled out in full, with
+ * no helper method: a helper is one more call that C2 may refuse where it compiles a method without
+ * call counts. Prints the median of the last 12 of 20 runs. Run each shape
+ * in several JVMs: C2's recursive inlining is decided per JVM. Usage: {@code java -Xms1g -Xmx1g -cp
  * spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.KnapsackShapeProbe SHAPE}. See
  * docs/PERFORMANCE.md, futures suite, "Thirty-second session".
  */
