@@ -133,7 +133,10 @@ public final class Knapsack extends FutureProgram<Knapsack.Items, Long> {
         // runs at its creation (all but the few the runtime keeps latent) keeps the sequential
         // search order, and so its pruning. It checks the fit itself, as the directive's take()
         // does, so the node has one path: one handle, always built, and the two recursive calls
-        // of the sequential search.
+        // of the sequential search. (A handle created only when the item fits, null otherwise,
+        // stays allocated where it merges with null: 40 bytes per future. Two paths instead
+        // compiled into a slow mode in about half the JVMs. PERFORMANCE.md, futures suite,
+        // "Thirty-second session".)
         LazyFuture<Void> take = Spindle.future(() -> {
             if (weight + it.weight[i] <= it.capacity) {
                 spindle(it, i + 1, weight + it.weight[i], value + it.value[i], best);
