@@ -5,7 +5,10 @@ import dev.spindle.future.LazyFuture;
 import dev.spindle.future.SerialFutures;
 import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Task;
+import dev.spindle.runtime.Worker;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -19,8 +22,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * the fit itself ({@code atomic3}), the serial method's prologue alone ({@code prologue}), its count
  * alone ({@code count}), and the whole serial method written by hand in that two-path form
  * ({@code serial}) less its count ({@code serial-nocount}), its prologue ({@code serial-noprologue})
- * or its handle and touch ({@code serial-nohandle}); and the woven {@link Knapsack#spindle} as it is
- * now ({@code woven}). The hand-written shapes call {@link SerialFutures} as the weaver's code
+ * or its handle and touch ({@code serial-nohandle}); the count alone again on a static field
+ * ({@code count-static}) and on an array passed down as a parameter ({@code count-param}), where
+ * {@code count} looks the current thread up; the serial method of the one-path form that the
+ * woven code has now, written by hand ({@code one-path}) and with the worker passed down as a
+ * parameter instead of looked up at each frame ({@code one-path-param}); and the woven
+ * {@link Knapsack#spindle} as it is now ({@code woven}). The hand-written shapes call {@link SerialFutures} as the weaver's code
  * does; their prologue's other path runs the woven method. Each shape is spelled out in full, with
  * no helper method: a helper is one more call that C2 may refuse where it compiles a method without
  * call counts. Prints the median of the last 12 of 20 runs. Run each shape
@@ -32,7 +39,21 @@ public final class KnapsackShapeProbe {
     private static final int RUNS = 20;
     private static final int TIMED = 12;
     private static final List<String> SHAPES = List.of("array", "atomic", "atomic3", "prologue", "count",
-            "serial", "serial-nocount", "serial-noprologue", "serial-nohandle", "woven");
+            "serial", "serial-nocount", "serial-noprologue", "serial-nohandle", "count-static", "count-param",
+            "one-path", "one-path-param", "woven");
+    /** The worker's count of futures made in place, for {@code one-path-param}. */
+    private static final VarHandle MADE_IN_PLACE;
+    /** The counter of {@code count-static}. */
+    private static long staticCount;
+
+    static {
+        try {
+            MADE_IN_PLACE = MethodHandles.privateLookupIn(Worker.class, MethodHandles.lookup())
+                    .findVarHandle(Worker.class, "madeInPlace", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private KnapsackShapeProbe() {
     }
@@ -83,6 +104,10 @@ public final class KnapsackShapeProbe {
                     case "serial-nocount" -> serialNoCount(it, 0, 0, 0, best);
                     case "serial-noprologue" -> serialNoPrologue(it, 0, 0, 0, best);
                     case "serial-nohandle" -> serialNoHandle(it, 0, 0, 0, best);
+                    case "count-static" -> countStatic(it, 0, 0, 0, best);
+                    case "count-param" -> countParam(it, 0, 0, 0, best, new long[1]);
+                    case "one-path" -> onePath(it, 0, 0, 0, best);
+                    case "one-path-param" -> onePathParam(it, 0, 0, 0, best, (Worker) Thread.currentThread());
                     default -> throw new IllegalStateException("checked in main: " + shape);
                 }
                 return best.get();
@@ -240,5 +265,75 @@ public final class KnapsackShapeProbe {
         } else {
             serialNoHandle(it, i + 1, weight, value, best);
         }
+    }
+
+    static void countStatic(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            staticCount++;
+            countStatic(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+        }
+        countStatic(it, i + 1, weight, value, best);
+    }
+
+    static void countParam(Knapsack.Items it, int i, long weight, long value, AtomicLong best, long[] count) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (weight + it.weight()[i] <= it.capacity()) {
+            count[0]++;
+            countParam(it, i + 1, weight + it.weight()[i], value + it.value()[i], best, count);
+        }
+        countParam(it, i + 1, weight, value, best, count);
+    }
+
+    static void onePath(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (SerialFutures.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        SerialFutures.countMadeInPlace();
+        Throwable failure = null;
+        try {
+            if (weight + it.weight()[i] <= it.capacity()) {
+                onePath(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        LazyFuture<Object> take = SerialFutures.handle(null, failure);
+        onePath(it, i + 1, weight, value, best);
+        SerialFutures.touchInPlace(take);
+    }
+
+    static void onePathParam(Knapsack.Items it, int i, long weight, long value, AtomicLong best, Worker w) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (w.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        MADE_IN_PLACE.set(w, (long) MADE_IN_PLACE.get(w) + 1L);
+        Throwable failure = null;
+        try {
+            if (weight + it.weight()[i] <= it.capacity()) {
+                onePathParam(it, i + 1, weight + it.weight()[i], value + it.value()[i], best, w);
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        LazyFuture<Object> take = SerialFutures.handle(null, failure);
+        onePathParam(it, i + 1, weight, value, best, w);
+        SerialFutures.touchInPlace(take);
     }
 }
