@@ -1,6 +1,11 @@
 package dev.spindle.bench.futures;
 
+import dev.spindle.runtime.SpindlePool;
+import dev.spindle.runtime.Task;
+
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,6 +20,11 @@ import java.util.Locale;
  * difference for free; see docs/PERFORMANCE.md, "TreeSum and the JIT's recursive inlining". Run:
  * {@code java -Xms4g -Xmx8g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.InliningParity [rounds]}
  * (add {@code -XX:MaxRecursiveInlineLevel=0} or {@code =2} to see the effect vanish or change period).
+ * With {@code woven} as its first argument it measures the woven serial method instead:
+ * {@link TreeSum#spindle} over the 2<sup>24</sup> − 1-node tree on a pool of one worker, entered at
+ * the root and at every subtree of depth 1 to 4 in turn — where a pool of two workers starts its
+ * serial walks below the frames that keep latent futures (docs/PERFORMANCE.md, futures suite,
+ * "Thirty-third session").
  */
 public final class InliningParity {
     private InliningParity() {
@@ -42,6 +52,10 @@ public final class InliningParity {
      * @param args optional: rounds per tree (default 40; the first quarter is warm-up)
      */
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("woven")) {
+            woven(args.length > 1 ? Integer.parseInt(args[1]) : 30);
+            return;
+        }
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 40;
         if (rounds < 4) {
             throw new IllegalArgumentException("rounds must be at least 4, got " + rounds);
@@ -72,6 +86,56 @@ public final class InliningParity {
             double m0 = median(t[0]), m1 = median(t[1]), m2 = median(t[2]);
             System.out.printf(Locale.ROOT, "%-10s %6d %12.2f %12.2f %12.2f %8.2f%n", tree[0] + "", reps, m0, m1, m2, m0 / m1);
         }
+    }
+
+    /** {@link TreeSum#spindle} entered at depths 0 to 4, {@code rounds} sums of the whole tree per depth. */
+    private static void woven(int rounds) {
+        if (rounds < 4) {
+            throw new IllegalArgumentException("rounds must be at least 4, got " + rounds);
+        }
+        int nodes = (1 << 24) - 1;
+        TreeSum.Node root = TreeSum.build(0, nodes);
+        long expected = (long) nodes * (nodes - 1) / 2;
+        System.out.printf(Locale.ROOT, "%-6s %12s%n", "depth", "woven ms");
+        try (SpindlePool pool = new SpindlePool(1)) {
+            List<TreeSum.Node> level = List.of(root);
+            for (int d = 0; d <= 4; d++) {
+                List<TreeSum.Node> subtrees = level;
+                double[] t = new double[rounds - rounds / 4];
+                for (int r = 0; r < rounds; r++) {
+                    long t0 = System.nanoTime();
+                    long s = pool.invoke(new Task<Long>() {
+                        @Override
+                        protected Long compute() {
+                            long sum = 0;
+                            for (TreeSum.Node n : subtrees) {
+                                sum += TreeSum.spindle(n);
+                            }
+                            return sum;
+                        }
+                    });
+                    long ns = System.nanoTime() - t0;
+                    if (s + levelsAbove(root, d) != expected) {
+                        throw new AssertionError("depth " + d + ": sum " + s + " below it, expected " + (expected - levelsAbove(root, d)));
+                    }
+                    if (r >= rounds / 4) {
+                        t[r - rounds / 4] = ns / 1e6;
+                    }
+                }
+                System.out.printf(Locale.ROOT, "%-6d %12.2f%n", d, median(t));
+                List<TreeSum.Node> next = new ArrayList<>();
+                for (TreeSum.Node n : level) {
+                    next.add(n.left);
+                    next.add(n.right);
+                }
+                level = next;
+            }
+        }
+    }
+
+    /** The sum of the values of the nodes above depth {@code d}. */
+    private static long levelsAbove(TreeSum.Node n, int d) {
+        return d == 0 || n == null ? 0 : n.value + levelsAbove(n.left, d - 1) + levelsAbove(n.right, d - 1);
     }
 
     /** The median of {@code a} (the upper one of an even count); {@code a} is left as it was. */
