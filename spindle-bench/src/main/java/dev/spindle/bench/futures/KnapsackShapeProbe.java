@@ -3,15 +3,9 @@ package dev.spindle.bench.futures;
 import dev.spindle.bench.suite.Size;
 import dev.spindle.future.LazyFuture;
 import dev.spindle.future.SerialFutures;
-import dev.spindle.runtime.SpindlePool;
-import dev.spindle.runtime.Task;
 import dev.spindle.runtime.Worker;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,78 +35,45 @@ public final class KnapsackShapeProbe {
     private static final List<String> SHAPES = List.of("array", "atomic", "atomic3", "prologue", "count",
             "serial", "serial-nocount", "serial-noprologue", "serial-nohandle", "count-static", "count-param",
             "one-path", "one-path-param", "woven");
-    /** The worker's count of futures made in place, for {@code one-path-param}. */
-    private static final VarHandle MADE_IN_PLACE;
     /** The counter of {@code count-static}. */
     private static long staticCount;
-
-    static {
-        try {
-            MADE_IN_PLACE = MethodHandles.privateLookupIn(Worker.class, MethodHandles.lookup())
-                    .findVarHandle(Worker.class, "madeInPlace", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private KnapsackShapeProbe() {
     }
 
     public static void main(String[] args) {
-        if (args.length != 1 || !SHAPES.contains(args[0])) {
-            throw new IllegalArgumentException("give one shape of " + SHAPES + ", not " + Arrays.toString(args));
-        }
-        String shape = args[0];
+        String shape = ShapeProbe.shape(args, SHAPES);
         Knapsack program = new Knapsack();
         Knapsack.Items it = program.prepare(Size.DEFAULT);
-        long expected = program.seq(it);
-        try (SpindlePool pool = new SpindlePool(1)) {
-            double[] ms = new double[RUNS];
-            for (int r = 0; r < RUNS; r++) {
-                long t0 = System.nanoTime();
-                long v = pool.invoke(run(shape, program, it));
-                ms[r] = (System.nanoTime() - t0) / 1e6;
-                if (v != expected) {
-                    throw new AssertionError(shape + " found " + v + ", expected " + expected);
-                }
-            }
-            Arrays.sort(ms, RUNS - TIMED, RUNS);
-            System.out.printf(Locale.ROOT, "%-17s median of the last %d runs %.1f ms%n", shape, TIMED,
-                    ms[RUNS - TIMED + TIMED / 2]);
-        }
+        ShapeProbe.time(shape, () -> run(shape, program, it), program.seq(it), RUNS, TIMED);
     }
 
-    private static Task<Long> run(String shape, Knapsack program, Knapsack.Items it) {
-        return new Task<>() {
-            @Override
-            protected Long compute() {
-                if (shape.equals("array")) {
-                    long[] best = {0};
-                    array(it, 0, 0, 0, best);
-                    return best[0];
-                }
-                if (shape.equals("woven")) {
-                    return program.spindle(it);
-                }
-                AtomicLong best = new AtomicLong();
-                switch (shape) {
-                    case "atomic" -> atomic(it, 0, 0, 0, best);
-                    case "atomic3" -> atomic3(it, 0, 0, 0, best);
-                    case "prologue" -> prologue(it, 0, 0, 0, best);
-                    case "count" -> count(it, 0, 0, 0, best);
-                    case "serial" -> serial(it, 0, 0, 0, best);
-                    case "serial-nocount" -> serialNoCount(it, 0, 0, 0, best);
-                    case "serial-noprologue" -> serialNoPrologue(it, 0, 0, 0, best);
-                    case "serial-nohandle" -> serialNoHandle(it, 0, 0, 0, best);
-                    case "count-static" -> countStatic(it, 0, 0, 0, best);
-                    case "count-param" -> countParam(it, 0, 0, 0, best, new long[1]);
-                    case "one-path" -> onePath(it, 0, 0, 0, best);
-                    case "one-path-param" -> onePathParam(it, 0, 0, 0, best, (Worker) Thread.currentThread());
-                    default -> throw new IllegalStateException("checked in main: " + shape);
-                }
-                return best.get();
-            }
-        };
+    private static long run(String shape, Knapsack program, Knapsack.Items it) {
+        if (shape.equals("array")) {
+            long[] best = {0};
+            array(it, 0, 0, 0, best);
+            return best[0];
+        }
+        if (shape.equals("woven")) {
+            return program.spindle(it);
+        }
+        AtomicLong best = new AtomicLong();
+        switch (shape) {
+            case "atomic" -> atomic(it, 0, 0, 0, best);
+            case "atomic3" -> atomic3(it, 0, 0, 0, best);
+            case "prologue" -> prologue(it, 0, 0, 0, best);
+            case "count" -> count(it, 0, 0, 0, best);
+            case "serial" -> serial(it, 0, 0, 0, best);
+            case "serial-nocount" -> serialNoCount(it, 0, 0, 0, best);
+            case "serial-noprologue" -> serialNoPrologue(it, 0, 0, 0, best);
+            case "serial-nohandle" -> serialNoHandle(it, 0, 0, 0, best);
+            case "count-static" -> countStatic(it, 0, 0, 0, best);
+            case "count-param" -> countParam(it, 0, 0, 0, best, new long[1]);
+            case "one-path" -> onePath(it, 0, 0, 0, best);
+            case "one-path-param" -> onePathParam(it, 0, 0, 0, best, (Worker) Thread.currentThread());
+            default -> throw new IllegalStateException("checked in main: " + shape);
+        }
+        return best.get();
     }
 
     static void array(Knapsack.Items it, int i, long weight, long value, long[] best) {
@@ -323,7 +284,7 @@ public final class KnapsackShapeProbe {
             Knapsack.spindle(it, i, weight, value, best);
             return;
         }
-        MADE_IN_PLACE.set(w, (long) MADE_IN_PLACE.get(w) + 1L);
+        ShapeProbe.MADE_IN_PLACE.set(w, (long) ShapeProbe.MADE_IN_PLACE.get(w) + 1L);
         Throwable failure = null;
         try {
             if (weight + it.weight()[i] <= it.capacity()) {

@@ -2,15 +2,9 @@ package dev.spindle.bench.futures;
 
 import dev.spindle.future.LongFuture;
 import dev.spindle.future.SerialFutures;
-import dev.spindle.runtime.SpindlePool;
-import dev.spindle.runtime.Task;
 import dev.spindle.runtime.Worker;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What a woven serial method's two per-frame operations cost, and whether where their fields live
@@ -24,7 +18,9 @@ import java.util.Locale;
  * lookup), {@code param} passes the worker down as a parameter, and {@code merged} makes the two
  * one field pair (a tick counted at every frame and compared with a limit that a request would
  * lower). The probe's own fields stand in for the worker's in {@code static} and {@code merged};
- * the answers are checked against the sequential sum. Prints the median of the last 20 of 30 runs.
+ * the answers are checked against the sequential sum. Each shape is spelled out in full, with no
+ * helper method, as in {@link KnapsackShapeProbe}: C2 compiles each as a recursion of its own.
+ * Prints the median of the last 20 of 30 runs.
  * Usage: {@code java -Xms3g -Xmx3g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar
  * dev.spindle.bench.futures.SerialFrameCostProbe SHAPE}. See docs/PERFORMANCE.md, futures suite,
  * "Thirty-third session".
@@ -34,18 +30,6 @@ public final class SerialFrameCostProbe {
     private static final int TIMED = 20;
     private static final List<String> SHAPES = List.of("seq", "handle", "count", "prologue", "serial",
             "static", "param", "merged", "woven");
-    /** The worker's count of futures made in place, for {@code param}. */
-    private static final VarHandle MADE_IN_PLACE;
-
-    static {
-        try {
-            MADE_IN_PLACE = MethodHandles.privateLookupIn(Worker.class, MethodHandles.lookup())
-                    .findVarHandle(Worker.class, "madeInPlace", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** The stand-in for a worker's fields in {@code static} and {@code merged}: plain, as the worker's. */
     private static final class Fields {
         boolean room;
@@ -61,31 +45,9 @@ public final class SerialFrameCostProbe {
     }
 
     public static void main(String[] args) {
-        if (args.length != 1 || !SHAPES.contains(args[0])) {
-            throw new IllegalArgumentException("give one shape of " + SHAPES + ", not " + Arrays.toString(args));
-        }
-        String shape = args[0];
+        String shape = ShapeProbe.shape(args, SHAPES);
         TreeSum.Node root = TreeSum.build(0, (1 << 24) - 1);
-        long expected = TreeSum.seq(root);
-        try (SpindlePool pool = new SpindlePool(1)) {
-            double[] ms = new double[RUNS];
-            for (int r = 0; r < RUNS; r++) {
-                long t0 = System.nanoTime();
-                long v = pool.invoke(new Task<Long>() {
-                    @Override
-                    protected Long compute() {
-                        return sum(shape, root);
-                    }
-                });
-                ms[r] = (System.nanoTime() - t0) / 1e6;
-                if (v != expected) {
-                    throw new AssertionError(shape + " summed " + v + ", expected " + expected);
-                }
-            }
-            Arrays.sort(ms, RUNS - TIMED, RUNS);
-            System.out.printf(Locale.ROOT, "%-9s median of the last %d runs %.1f ms%n", shape, TIMED,
-                    ms[RUNS - TIMED + TIMED / 2]);
-        }
+        ShapeProbe.time(shape, () -> sum(shape, root), TreeSum.seq(root), RUNS, TIMED);
     }
 
     private static long sum(String shape, TreeSum.Node root) {
@@ -203,7 +165,7 @@ public final class SerialFrameCostProbe {
         if (w.mayKeepLatent()) {
             return TreeSum.spindle(n);
         }
-        MADE_IN_PLACE.set(w, (long) MADE_IN_PLACE.get(w) + 1L);
+        ShapeProbe.MADE_IN_PLACE.set(w, (long) ShapeProbe.MADE_IN_PLACE.get(w) + 1L);
         long v = 0;
         Throwable failure = null;
         try {
