@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code count} looks the current thread up; the serial method of the one-path form that the
  * woven code has now, written by hand ({@code one-path}) and with the worker passed down as a
  * parameter instead of looked up at each frame ({@code one-path-param}); and the woven
- * {@link Knapsack#spindle} as it is now ({@code woven}). The hand-written shapes call {@link SerialFutures} as the weaver's code
- * does; their prologue's other path runs the woven method. Each shape is spelled out in full, with
+ * {@link Knapsack#spindle} as it is now ({@code woven}). The hand-written shapes call
+ * {@link SerialFutures} as the weaver's code does; their prologue's other path runs the woven
+ * method. Each shape is spelled out in full, with
  * no helper method: a helper is one more call that C2 may refuse where it compiles a method without
  * call counts. Prints the median of the last 12 of 20 runs. Run each shape
  * in several JVMs: C2's recursive inlining is decided per JVM. Usage: {@code java -Xms1g -Xmx1g -cp
