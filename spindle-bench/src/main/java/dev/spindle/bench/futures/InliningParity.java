@@ -101,6 +101,7 @@ public final class InliningParity {
             List<TreeSum.Node> level = List.of(root);
             for (int d = 0; d <= 4; d++) {
                 List<TreeSum.Node> subtrees = level;
+                long below = expected - levelsAbove(root, d);
                 double[] t = new double[rounds - rounds / 4];
                 for (int r = 0; r < rounds; r++) {
                     long t0 = System.nanoTime();
@@ -115,8 +116,8 @@ public final class InliningParity {
                         }
                     });
                     long ns = System.nanoTime() - t0;
-                    if (s + levelsAbove(root, d) != expected) {
-                        throw new AssertionError("depth " + d + ": sum " + s + " below it, expected " + (expected - levelsAbove(root, d)));
+                    if (s != below) {
+                        throw new AssertionError("depth " + d + ": sum " + s + " below it, expected " + below);
                     }
                     if (r >= rounds / 4) {
                         t[r - rounds / 4] = ns / 1e6;
