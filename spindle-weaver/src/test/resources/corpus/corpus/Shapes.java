@@ -374,6 +374,15 @@ public class Shapes {
     public static int shapeThrowsError() { @Future int x = sq(3); int r; try { @Future int e = overflow(0); r = e; } catch (StackOverflowError err) { r = -1; } return x + r; }
     /** A wait for the call keeps the thread's interrupt status (the read is not interruptible). */
     public static int shapeInterruptStatusKeptAcrossTheRead() { Thread.currentThread().interrupt(); @Future int x = fib(18); @Future int y = fib(17); int r = x + y; return r + (Thread.interrupted() ? 100_000 : 0); }
+    // ------------------------------------------------------------------ the base case tested at the call (BaseCaseAtCall)
+    static long halves(long n, double w) { long m = n >> 1; if (m == 0) return (long) w + n; @Future long a = halves(m, w * 0.5); long b = halves(n - m - 1, w + 1); return a + b + m; }
+    public static long shapeBaseCaseOfTwoSlotArgumentsAndALocal() { return halves(3000, 3.0); }
+    static int below(int n) { if (n <= 0) return 0; @Future int a = below(n - 1); return n * 2 + below(n - 2) + a; }
+    public static int shapeBaseCaseWithValuesUnderTheArguments() { return below(18); }
+    static int firstZero(int[] a, int i) { if (a[i] == 0) return i; @Future int r = firstZero(a, i + 1); return r; }
+    public static int shapeBaseCaseThatCanThrowIsNotCopied() { try { return firstZero(new int[] {3, 2, 1}, 0); } catch (ArrayIndexOutOfBoundsException e) { return -1; } }
+    static synchronized int lockedFib(int n) { if (n < 2) return n; @Future int a = lockedFib(n - 1); int b = lockedFib(n - 2); return a + b; }
+    public static int shapeSynchronizedRecursion() { return lockedFib(15); }
     static int overflow(int d) { if (d > 50) throw new StackOverflowError("deep " + d); return overflow(d + 1) + 1; }
 
     static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }

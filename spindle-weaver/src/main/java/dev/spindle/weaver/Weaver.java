@@ -104,6 +104,15 @@ public final class Weaver {
         }
         int site = 0;
         List<MethodNode> bodies = new ArrayList<>();
+        List<MethodNode> rewritten = new ArrayList<>();            // parallel to woven
+        List<List<MethodNode>> copies = new ArrayList<>();         // each one's generated methods
+        List<BaseCaseAtCall.Prefix> baseCases = new ArrayList<>();
+        for (MethodNode mn : targets) {
+            BaseCaseAtCall.Prefix p = BaseCaseAtCall.of(cn, mn);    // read before weaving changes mn
+            if (p != null) {
+                baseCases.add(p);
+            }
+        }
         for (MethodNode mn : targets) {
             String method = mn.name + mn.desc;
             try {
@@ -112,6 +121,8 @@ public final class Weaver {
                     SerialFutureSplit.Result split = SerialFutureSplit.split(cn, mn);
                     if (split != null) {
                         bodies.add(split.deferring());
+                        rewritten.add(mn);
+                        copies.add(List.of(split.deferring()));
                         woven.add(new WovenMethod(className, method, 0, 0, split.inPlace()));
                     }
                     continue;
@@ -120,15 +131,18 @@ public final class Weaver {
                 var thisInit = w.check();
                 w.rewrite(thisInit);
                 site = w.nextSite();
-                bodies.addAll(w.bodies);
+                List<MethodNode> generated = new ArrayList<>(w.bodies);
                 MethodNode deferring = DeferringSplit.split(cn, mn, w);
                 if (deferring != null) {
-                    bodies.add(deferring);
+                    generated.add(deferring);
                 }
+                bodies.addAll(generated);
                 int calls = 0;
                 for (FutureVariable v : vars) {
                     calls += v.sites.size();
                 }
+                rewritten.add(mn);
+                copies.add(generated);
                 woven.add(new WovenMethod(className, method, vars.size(), calls));
             } catch (UnsupportedShapeException e) {
                 refusals.add(new Refusal(className, method, e.line, e.getMessage()));
@@ -140,6 +154,13 @@ public final class Weaver {
         // refused methods were analysed but never changed; the class is still written, so the
         // agent runs the supported ones (the plugin and the CLI fail the build instead)
         cn.methods.addAll(bodies);
+        for (int m = 0; m < rewritten.size(); m++) {
+            int n = BaseCaseAtCall.rewrite(cn.name, rewritten.get(m), baseCases);
+            for (MethodNode copy : copies.get(m)) {
+                n += BaseCaseAtCall.rewrite(cn.name, copy, baseCases);
+            }
+            woven.set(m, woven.get(m).withBaseCases(n));
+        }
         if (cn.invisibleAnnotations == null) {
             cn.invisibleAnnotations = new ArrayList<>();
         }
@@ -180,6 +201,42 @@ public final class Weaver {
                     + " constant pool entries, over the JVM's limit of 65535; split the class"));
             return new WeaveResult(className, null, List.of(), all, false);
         }
+    }
+
+    /**
+     * The weaver's base-case rewrite alone ({@code BaseCaseAtCall}), applied to the same methods
+     * {@link #weave} would apply it to, with no future woven: what the rewrite by itself does to
+     * the serial code. For measurement only (the directive suite's {@code seq-base-case} variant),
+     * so that a woven program's time can be read against the sequential code given the same
+     * rewrite.
+     *
+     * @param classFile the unwoven class file's bytes
+     * @return the rewritten bytes, or null if no call was rewritten
+     */
+    public byte[] baseCasesAtCallsOnly(byte[] classFile) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(classFile).accept(cn, 0);
+        List<MethodNode> targets = new ArrayList<>();
+        List<BaseCaseAtCall.Prefix> baseCases = new ArrayList<>();
+        for (MethodNode mn : cn.methods) {
+            if (mn.instructions.size() > 0 && (FutureVariableFinder.mentions(mn) || SerialFutureSplit.mentions(mn))) {
+                targets.add(mn);
+                BaseCaseAtCall.Prefix p = BaseCaseAtCall.of(cn, mn);
+                if (p != null) {
+                    baseCases.add(p);
+                }
+            }
+        }
+        int n = 0;
+        for (MethodNode mn : targets) {
+            n += BaseCaseAtCall.rewrite(cn.name, mn, baseCases);
+        }
+        if (n == 0) {
+            return null;
+        }
+        HierarchyClassWriter cw = new HierarchyClassWriter(hierarchy);
+        cn.accept(cw);
+        return cw.toByteArray();
     }
 
     private static boolean refused(List<Refusal> refusals, MethodNode mn) {

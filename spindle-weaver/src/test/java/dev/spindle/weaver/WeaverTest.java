@@ -628,6 +628,37 @@ class WeaverTest {
     }
 
     @Test
+    void theBaseCaseIsTestedAtACallOnlyWhereItCanNeitherThrowNorAct() {
+        WeaveResult r = weaver(plain).weave(plain.get("corpus/Shapes"));
+        java.util.Map<String, Integer> baseCases = new java.util.HashMap<>();
+        r.woven().forEach(m -> baseCases.put(m.method(), m.baseCases()));
+        // fib's `if (n < 2) return n;` at its two calls in the serial method and again in the deferring copy
+        assertTrue(baseCases.get("fib(I)I") >= 2, r.woven().toString());
+        assertTrue(baseCases.get("halves(JD)J") >= 2, "two-slot arguments and a local written by the base case: " + baseCases);
+        assertTrue(baseCases.get("below(I)I") >= 2, baseCases.toString());
+        assertEquals(0, baseCases.get("firstZero([II)I"), "an array load may throw: the base case stays in its frame");
+        assertEquals(0, baseCases.get("lockedFib(I)I"), "a synchronized method's base case runs under its lock");
+
+        // the serial fib tests n - 1 < 2 before it calls fib(n - 1): a compare, then the call
+        org.objectweb.asm.tree.ClassNode cn = node(r.bytes());
+        org.objectweb.asm.tree.MethodNode serial = methodsNamed(cn, "fib").stream()
+                .filter(m -> m.desc.equals("(I)I")).findFirst().orElseThrow();
+        int calls = 0;
+        for (var i = serial.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof org.objectweb.asm.tree.MethodInsnNode m && m.name.equals("fib") && m.desc.equals("(I)I")) {
+                calls++;
+                var before = m.getPrevious();
+                while (before.getOpcode() < 0 || before.getOpcode() == org.objectweb.asm.Opcodes.ILOAD) {
+                    before = before.getPrevious();
+                }
+                // the fall-through of the copied test: `if (n < 2)` jumps past the return
+                assertEquals(org.objectweb.asm.Opcodes.GOTO, before.getOpcode(), "the copied return, just before the call " + calls);
+            }
+        }
+        assertEquals(2, calls, "the serial fib's two calls");
+    }
+
+    @Test
     void aMethodOfObjectApiFuturesIsSplitIntoASerialMethodAndTheMethodAsWritten() {
         WeaveResult r = weaver(plain).weave(plain.get("corpus/ObjectFutures"));
         assertTrue(r.changed(), r.refusals().toString());
@@ -635,7 +666,8 @@ class WeaverTest {
         assertTrue(r.woven().stream().anyMatch(m -> m.method().equals("fibSupplier(I)I") && m.variables() == 0 && m.inPlace() == 1),
                 r.woven().toString());
         assertTrue(r.woven().stream().anyMatch(m -> m.toString().equals(
-                "corpus.ObjectFutures.fibIntForms(I)I: split, 2 object-API future calls made in place by its serial method")),
+                "corpus.ObjectFutures.fibIntForms(I)I: split, 2 object-API future calls made in place by its serial method,"
+                        + " the base case tested at 1 call")),
                 r.woven().toString());
         org.objectweb.asm.tree.ClassNode cn = node(r.bytes());
 

@@ -1,5 +1,8 @@
 package dev.spindle.bench.futures;
 
+import dev.spindle.weaver.ClassHierarchy;
+import dev.spindle.weaver.Weaver;
+
 import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Variant;
@@ -16,7 +19,9 @@ import java.util.Map;
 
 /**
  * A program of the {@code directive} suite: {@link DirectiveCode} woven by the Maven plugin
- * ({@code spindle-directive}), the same class unwoven ({@code seq}), and the futures suite's
+ * ({@code spindle-directive}), the same class unwoven ({@code seq}) and, where the weaver tests a
+ * recursion's base case at its calls, unwoven but given that rewrite ({@code seq-base-case}: no
+ * target's baseline, the sequential time the rewrite alone reaches), and the futures suite's
  * object-API version ({@code spindle-object}) and tuned ForkJoinPool baseline ({@code fjp-tuned}),
  * on the same inputs.
  *
@@ -30,17 +35,24 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
     private final FutureProgram<I, R> program;
     private final DirectiveCode<I, R> woven;
     private final DirectiveCode<I, R> unwoven;
+    /** The unwoven copy given the weaver's base-case rewrite alone, or null where it rewrites nothing. */
+    private final DirectiveCode<I, R> baseCaseAtCall;
 
     DirectiveProgram(FutureProgram<I, R> program, DirectiveCode<I, R> woven) {
         this.program = program;
         this.woven = woven;
-        this.unwoven = unwovenCopy(woven);
+        this.unwoven = unwovenCopy(woven, false);
+        this.baseCaseAtCall = unwovenCopy(woven, true);
     }
 
     @SuppressWarnings("unchecked")
-    private static <I, R> DirectiveCode<I, R> unwovenCopy(DirectiveCode<I, R> woven) {
+    private static <I, R> DirectiveCode<I, R> unwovenCopy(DirectiveCode<I, R> woven, boolean baseCaseAtCall) {
         try {
-            Class<?> c = new UnwovenLoader(woven.getClass().getName()).loadClass(woven.getClass().getName());
+            UnwovenLoader loader = new UnwovenLoader(woven.getClass().getName(), baseCaseAtCall);
+            Class<?> c = loader.loadClass(woven.getClass().getName());
+            if (baseCaseAtCall && !loader.rewritten) {
+                return null;
+            }
             return (DirectiveCode<I, R>) c.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot load the unwoven copy of " + woven.getClass().getName(), e);
@@ -77,6 +89,11 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
     public List<Variant<I, R>> variants() {
         List<Variant<I, R>> v = new ArrayList<>();
         v.add(Variants.seq(unwoven::run));
+        if (baseCaseAtCall != null) {
+            // not a baseline of any target: the sequential code given the weaver's base-case
+            // rewrite, beside which a woven time shows what the futures cost apart from it
+            v.add(Variants.simple("seq-base-case", baseCaseAtCall::run));
+        }
         java.util.concurrent.atomic.AtomicLong potential = new java.util.concurrent.atomic.AtomicLong();
         v.add(Variants.pooled("spindle-directive", Variants::spindlePool, (pool, in) -> {
             R r = pool.invoke(new Task<R>() {
@@ -111,10 +128,13 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
     /** Defines one class from its unwoven copy; everything else comes from the application loader. */
     private static final class UnwovenLoader extends ClassLoader {
         private final String name;
+        private final boolean baseCaseAtCall;
+        boolean rewritten;
 
-        UnwovenLoader(String name) {
+        UnwovenLoader(String name, boolean baseCaseAtCall) {
             super("unwoven", DirectiveProgram.class.getClassLoader());
             this.name = name;
+            this.baseCaseAtCall = baseCaseAtCall;
         }
 
         @Override
@@ -132,6 +152,11 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
                                     + " (is spindle-bench built with spindle-maven-plugin's unwovenCopies?)");
                         }
                         byte[] b = in.readAllBytes();
+                        if (baseCaseAtCall) {
+                            byte[] r = new Weaver(ClassHierarchy.ofLoader(getParent())).baseCasesAtCallsOnly(b);
+                            rewritten = r != null;
+                            b = r != null ? r : b;
+                        }
                         c = defineClass(n, b, 0, b.length);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);

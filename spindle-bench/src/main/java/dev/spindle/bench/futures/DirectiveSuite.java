@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * Suite {@code directive}: the futures suite's programs written as their serial code plus
  * {@code @Future} on the recursive results, woven at build time by spindle-maven-plugin. Variants:
- * {@code seq} (the same class unwoven), {@code spindle-directive}, {@code spindle-object} (the
- * {@code Spindle.future} version) and {@code fjp-tuned}.
+ * {@code seq} (the same class unwoven), {@code seq-base-case} (unwoven, with the weaver's base-case
+ * rewrite alone, where it applies: no target's baseline), {@code spindle-directive},
+ * {@code spindle-object} (the {@code Spindle.future} version) and {@code fjp-tuned}.
  */
 public final class DirectiveSuite {
     private DirectiveSuite() {

@@ -277,7 +277,8 @@ final class Runner {
         // layout-sensitive (TreeSum-1M: 9.6 vs 14-16 ms for the same code on this VM).
         System.gc();
         int maxWorkers = Arrays.stream(workers).max().orElse(1);
-        int[] ps = v.usesWorkers() ? workers : new int[]{v.name().equals("seq") ? 1 : maxWorkers};
+        // sequential code ("seq", "seq-…") runs on one thread; other pool-less variants use every core
+        int[] ps = v.usesWorkers() ? workers : new int[]{v.name().startsWith("seq") ? 1 : maxWorkers};
         List<Measurement> out = new ArrayList<>();
         for (int p : ps) {
             out.add(measure(suite, b, v, p, input, reference));

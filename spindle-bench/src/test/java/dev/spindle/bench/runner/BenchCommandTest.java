@@ -126,9 +126,11 @@ class BenchCommandTest {
                 "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
-        // 3 programs x (seq + 3 variants x 2 worker counts)
-        assertEquals(21, count(json, "\"suite\": \"directive\""));
-        assertEquals(21, count(json, "\"verified\": true"));
+        // 3 programs x (seq + seq-base-case + 3 variants x 2 worker counts): all three have a base
+        // case the weaver tests at the call, and the sequential rewrite runs on one thread
+        assertEquals(24, count(json, "\"suite\": \"directive\""));
+        assertEquals(24, count(json, "\"verified\": true"));
+        assertEquals(3, count(json, "\"variant\": \"seq-base-case\", \"workers\": 1,"), json);
         assertEquals(12, count(json, "\"bytes_per_future\":"), "spindle-directive and spindle-object report bytes per future");
     }
 
