@@ -379,6 +379,11 @@ public class Shapes {
     public static long shapeBaseCaseOfTwoSlotArgumentsAndALocal() { return halves(3000, 3.0); }
     static int below(int n) { if (n <= 0) return 0; @Future int a = below(n - 1); return n * 2 + below(n - 2) + a; }
     public static int shapeBaseCaseWithValuesUnderTheArguments() { return below(18); }
+    static final class Box { final int v; Box(int v) { this.v = v; } }
+    static int boxed(int n) { if (n < 2) return n; @Future int a = boxed(n - 1); return new Box(boxed(n - 2)).v + a; }
+    public static int shapeBaseCaseUnderAnUninitializedObject() { return boxed(16); }
+    static int looped(int n) { int k = n; while (k > 3) k -= 3; if (k == n && n < 2) return n; @Future int a = looped(n - 1); int b = looped(n - 2); return a + b + k; }
+    public static int shapeBaseCaseAfterALoopIsNotCopied() { return looped(14); }
     static int firstZero(int[] a, int i) { if (a[i] == 0) return i; @Future int r = firstZero(a, i + 1); return r; }
     public static int shapeBaseCaseThatCanThrowIsNotCopied() { try { return firstZero(new int[] {3, 2, 1}, 0); } catch (ArrayIndexOutOfBoundsException e) { return -1; } }
     static synchronized int lockedFib(int n) { if (n < 2) return n; @Future int a = lockedFib(n - 1); int b = lockedFib(n - 2); return a + b; }

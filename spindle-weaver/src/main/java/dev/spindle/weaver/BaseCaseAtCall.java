@@ -43,7 +43,8 @@ import java.util.Map;
  * <p>The prefix is read from the method as compiled, before weaving changes it: instructions that
  * cannot throw (locals, constants, arithmetic but integer division, compares, branches, returns,
  * this class's own static fields), ending where the operand stack is empty before the first other
- * instruction, with every branch inside it, at most {@value #MAX_INSTRUCTIONS} instructions.
+ * instruction, with every branch inside it and going forward, at most {@value #MAX_INSTRUCTIONS}
+ * instructions.
  * Synchronized methods, instance methods (a call dispatches and null-checks its receiver) and
  * constructors (as callers) are left alone.
  */
@@ -97,8 +98,11 @@ final class BaseCaseAtCall {
         for (int i = 0; i < end; i++) {
             AbstractInsnNode x = l.get(i);
             returns |= x.getOpcode() >= Opcodes.IRETURN && x.getOpcode() <= Opcodes.RETURN;
-            if (x instanceof JumpInsnNode j && l.indexOf(j.label) > end) {
-                return null;                           // a branch leaves the prefix
+            if (x instanceof JumpInsnNode j && (l.indexOf(j.label) > end || l.indexOf(j.label) < i)) {
+                // a branch that leaves the prefix, or one that goes back: copied to a call made
+                // while `new T(call(…))` has its uninitialized object on the stack, a backward
+                // branch is one no verifier need accept
+                return null;
             }
         }
         if (!returns) {

@@ -638,6 +638,8 @@ class WeaverTest {
         assertTrue(baseCases.get("below(I)I") >= 2, baseCases.toString());
         assertEquals(0, baseCases.get("firstZero([II)I"), "an array load may throw: the base case stays in its frame");
         assertEquals(0, baseCases.get("lockedFib(I)I"), "a synchronized method's base case runs under its lock");
+        assertTrue(baseCases.get("boxed(I)I") >= 2, "a call under `new Box(…)`: " + baseCases);
+        assertEquals(0, baseCases.get("looped(I)I"), "a prefix with a backward branch is not copied");
 
         // the serial fib tests n - 1 < 2 before it calls fib(n - 1): a compare, then the call
         org.objectweb.asm.tree.ClassNode cn = node(r.bytes());
