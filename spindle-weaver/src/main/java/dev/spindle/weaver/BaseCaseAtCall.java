@@ -228,16 +228,7 @@ final class BaseCaseAtCall {
 
     /** The first local slot no instruction or declared variable of {@code mn} uses. */
     private static int firstFreeLocal(MethodNode mn) {
-        int free = Math.max(mn.maxLocals, Type.getArgumentsAndReturnSizes(mn.desc) >> 2);
-        for (AbstractInsnNode x = mn.instructions.getFirst(); x != null; x = x.getNext()) {
-            if (x instanceof VarInsnNode v) {
-                int size = v.getOpcode() == Opcodes.LLOAD || v.getOpcode() == Opcodes.DLOAD
-                        || v.getOpcode() == Opcodes.LSTORE || v.getOpcode() == Opcodes.DSTORE ? 2 : 1;
-                free = Math.max(free, v.var + size);
-            } else if (x instanceof IincInsnNode v) {
-                free = Math.max(free, v.var + 1);
-            }
-        }
+        int free = Math.max(LocalSlots.end(mn), Type.getArgumentsAndReturnSizes(mn.desc) >> 2);
         if (mn.localVariables != null) {
             for (LocalVariableNode v : mn.localVariables) {
                 free = Math.max(free, v.index + Type.getType(v.desc).getSize());

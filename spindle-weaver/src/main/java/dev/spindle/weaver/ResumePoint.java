@@ -4,12 +4,10 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicValue;
@@ -140,16 +138,10 @@ record ResumePoint(AbstractInsnNode at, LabelNode label, List<Local> passed, Lis
 
     /** The frame before instruction {@code index} of the woven method, whose maximums may be stale. */
     private static Frame<BasicValue> frameAt(ClassNode cn, MethodNode mn, int index) {
-        int maxLocals = mn.maxLocals;
+        int maxLocals = LocalSlots.end(mn);
         int maxArgs = 0;
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof VarInsnNode v) {
-                int size = v.getOpcode() == Opcodes.LLOAD || v.getOpcode() == Opcodes.DLOAD
-                        || v.getOpcode() == Opcodes.LSTORE || v.getOpcode() == Opcodes.DSTORE ? 2 : 1;
-                maxLocals = Math.max(maxLocals, v.var + size);
-            } else if (i instanceof IincInsnNode v) {
-                maxLocals = Math.max(maxLocals, v.var + 1);
-            } else if (i instanceof MethodInsnNode m) {
+            if (i instanceof MethodInsnNode m) {
                 maxArgs = Math.max(maxArgs, Type.getArgumentsAndReturnSizes(m.desc) >> 2);
             }
         }
