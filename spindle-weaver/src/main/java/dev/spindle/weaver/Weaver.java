@@ -204,18 +204,26 @@ public final class Weaver {
     }
 
     /**
-     * The weaver's base-case rewrite alone ({@code BaseCaseAtCall}), applied to the same methods
-     * {@link #weave} would apply it to, with no future woven: what the rewrite by itself does to
-     * the serial code. For measurement only (the directive suite's {@code seq-base-case} variant),
-     * so that a woven program's time can be read against the sequential code given the same
-     * rewrite.
+     * The weaver's base-case rewrite alone ({@code BaseCaseAtCall}) on the methods that have
+     * {@code @Future} variables or object-API futures, with no future woven: what the rewrite by
+     * itself does to the serial code. For measurement only (the directive suite's
+     * {@code seq-base-case} variant), so that a woven program's time can be read against the
+     * sequential code given the same rewrite.
      *
      * @param classFile the unwoven class file's bytes
-     * @return the rewritten bytes, or null if no call was rewritten
+     * @return the rewritten bytes, or null if no call was rewritten or the class is already woven
+     * @throws InvalidClassFileException if the bytes are not a class file this weaver can read
      */
     public byte[] baseCasesAtCallsOnly(byte[] classFile) {
         ClassNode cn = new ClassNode();
-        new ClassReader(classFile).accept(cn, 0);
+        try {
+            new ClassReader(classFile).accept(cn, 0);
+        } catch (RuntimeException e) {
+            throw new InvalidClassFileException("not a class file this weaver reads: " + e, e);
+        }
+        if (isWoven(cn)) {
+            return null;
+        }
         List<MethodNode> targets = new ArrayList<>();
         List<BaseCaseAtCall.Prefix> baseCases = new ArrayList<>();
         for (MethodNode mn : cn.methods) {

@@ -661,6 +661,24 @@ class WeaverTest {
     }
 
     @Test
+    void theBaseCaseRewriteAloneLeavesTheFuturesUnwoven() {
+        Weaver w = weaver(plain);
+        byte[] only = w.baseCasesAtCallsOnly(plain.get("corpus/Shapes"));
+        assertTrue(only != null, "Shapes has recursions with base cases");
+        org.objectweb.asm.tree.ClassNode cn = node(only);
+        for (org.objectweb.asm.tree.MethodNode m : cn.methods) {
+            assertFalse(m.name.startsWith("spindle$"), "no future woven: " + m.name);
+            for (var i = m.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i instanceof org.objectweb.asm.tree.MethodInsnNode c) {
+                    assertFalse(c.owner.startsWith("dev/spindle/future/"), m.name + " calls " + c.owner + "." + c.name);
+                }
+            }
+        }
+        assertNull(w.baseCasesAtCallsOnly(woven.get("corpus/Shapes")), "a woven class is left alone");
+        assertThrows(Weaver.InvalidClassFileException.class, () -> w.baseCasesAtCallsOnly(new byte[] {1, 2, 3}));
+    }
+
+    @Test
     void aMethodOfObjectApiFuturesIsSplitIntoASerialMethodAndTheMethodAsWritten() {
         WeaveResult r = weaver(plain).weave(plain.get("corpus/ObjectFutures"));
         assertTrue(r.changed(), r.refusals().toString());

@@ -1,14 +1,13 @@
 package dev.spindle.bench.futures;
 
-import dev.spindle.weaver.ClassHierarchy;
-import dev.spindle.weaver.Weaver;
-
 import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Variant;
 import dev.spindle.bench.suite.Variants;
 import dev.spindle.runtime.SpindlePool;
 import dev.spindle.runtime.Task;
+import dev.spindle.weaver.ClassHierarchy;
+import dev.spindle.weaver.Weaver;
 
 import java.io.IOException;
 import java.io.InputStream;
