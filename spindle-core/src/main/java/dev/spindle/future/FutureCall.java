@@ -87,7 +87,7 @@ public final class FutureCall extends Latent {
             return null;
         }
         if (Thread.currentThread() instanceof Worker w) {
-            if (LatentStack.MODE == SpawnMode.AUTO && w.deferRoom() <= 0
+            if (LatentStack.MODE == SpawnMode.AUTO && !w.hasRoomToDefer()
                     && !(w.requestHinted() && hungryAndNothingToGive(w))) {
                 return null;
             }
@@ -111,9 +111,41 @@ public final class FutureCall extends Latent {
             return false;
         }
         if (Thread.currentThread() instanceof Worker w) {
-            return LatentStack.MODE == SpawnMode.ALWAYS || w.deferRoom() > 0 || w.requestHinted();
+            return LatentStack.MODE == SpawnMode.ALWAYS || w.hasRoomToDefer() || w.requestHinted();
         }
         return true;
+    }
+
+    /**
+     * Woven code, in a serial method just past its prologue: the worker this frame runs on, which
+     * the method passes to its serial calls of woven methods of its class (their worker variants,
+     * whose prologue is {@link #mayDeferOn}); null on a thread that is not a worker.
+     *
+     * @return the current worker, or null
+     */
+    public static Worker serialWorker() {
+        return Thread.currentThread() instanceof Worker w ? w : null;
+    }
+
+    /**
+     * Woven code, at the entry of a serial method's worker variant — a frame called from a
+     * serial frame on {@code w}: true if this frame should run the deferring copy. Below a serial
+     * frame the room to defer cannot have grown, so only the request hint is read, plain (see
+     * {@link Worker#mayKeepLatent} for why plain); deferring is never needed for a result, so a
+     * frame that misses a chance is slower at worst. A null worker (a frame reached before its
+     * caller's prologue found one) asks as {@link #mayDefer} does.
+     *
+     * @param w the worker the calling frame runs on, or null
+     * @return whether to run the deferring copy
+     */
+    public static boolean mayDeferOn(Worker w) {
+        if (LatentStack.MODE == SpawnMode.NEVER) {
+            return false;
+        }
+        if (w == null) {
+            return mayDefer();
+        }
+        return LatentStack.MODE == SpawnMode.ALWAYS || w.requestHintedPlain();
     }
 
     /**

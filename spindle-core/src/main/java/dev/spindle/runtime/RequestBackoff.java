@@ -24,10 +24,12 @@ package dev.spindle.runtime;
  * <p>Why this loses nothing that mattered. A window is bounded: at most {@link #QUIET_CAP_NANOS},
  * less than the {@link Worker#YIELD_NANOS} a worker searches before it parks, so a window always
  * ends before the worker parks, and the request every worker makes before parking (which wakes
- * the pool when anything is exposed) is never withheld. The owner's own decisions are untouched:
- * a toucher waiting for a stolen future still asks its thief to split, and threads that are not
- * workers promote by themselves. What a window can cost is the parallelism of at most one window
- * per small piece, which is what the piece had just cost.
+ * the pool when anything is exposed) is never withheld. The owners' decisions are untouched but
+ * one: a toucher waiting for a stolen future still asks its thief to split, and threads that are
+ * not workers promote by themselves; a worker whose every fellow worker is in a window keeps no
+ * woven call latent for its depth ({@link Worker#hasRoomToDefer}: nobody would ask for it). What
+ * a window can cost is the parallelism of at most one window per small piece, which is what the
+ * piece had just cost.
  */
 final class RequestBackoff {
     /** A piece pays for itself if it ran at least this many times the search that found it. */

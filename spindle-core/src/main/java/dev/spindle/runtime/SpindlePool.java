@@ -78,6 +78,8 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
     private volatile int runState;
     private final AtomicInteger pendingSubmissions = new AtomicInteger();
     private final AtomicLong workerDeaths = new AtomicLong();
+    /** Workers in a quiet window ({@link RequestBackoff}): they ask no one for latent work. */
+    private final AtomicInteger quietWorkers = new AtomicInteger();
     private final Object terminationLock = new Object();
     private final UntouchedFailures untouchedFailures = new UntouchedFailures();
     private int liveWorkers;
@@ -202,6 +204,24 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
      */
     public boolean hasParkedWorkers() {
         return idle.anyoneParked();
+    }
+
+    /**
+     * True if every worker but one is in a quiet window ({@link RequestBackoff}): each has just
+     * found that the latent work it was given did not pay for its search, and asks no one for
+     * more until its window ends. The one left — the caller — then has no one to keep latent work
+     * for, and {@link Worker#hasRoomToDefer} says so. One read of a counter the windows change.
+     *
+     * @return whether all other workers are quiet
+     */
+    boolean othersQuiet() {
+        int quiet = quietWorkers.getOpaque();
+        return quiet > 0 && quiet >= parallelism - 1;
+    }
+
+    /** A worker opened (+1) or closed (-1) a quiet window. */
+    void quietChanged(int delta) {
+        quietWorkers.getAndAdd(delta);
     }
 
     boolean isDefault() {

@@ -249,6 +249,20 @@ public final class Worker extends WorkerPad1 {
     }
 
     /**
+     * Owner, for the futures runtime: true if a woven call made now may be deferred for its depth —
+     * room left on the current call path ({@link #deferRoom}), and some other worker that may take
+     * it: not every other worker is in a quiet window ({@link RequestBackoff}). A worker whose
+     * pieces just failed to pay for their search asks no one until its window ends, so keeping
+     * calls latent for it only costs the owner; when the window ends it asks again, and the
+     * request hint is answered as before.
+     *
+     * @return whether the depth rule lets this frame defer
+     */
+    public boolean hasRoomToDefer() {
+        return deferRoom > 0 && !pool.othersQuiet();
+    }
+
+    /**
      * Owner, for the futures runtime: a frame deferred a woven call (-1) or has its result (+1).
      *
      * @param delta the change
@@ -343,6 +357,16 @@ public final class Worker extends WorkerPad1 {
      */
     public boolean requestHinted() {
         return (int) REQUEST_HINT.getOpaque(this) != 0;
+    }
+
+    /**
+     * Owner, the prologue of a woven serial method's worker variant: true if another thread may
+     * have asked for work — a plain load of the hint, for the reason {@link #mayKeepLatent} gives.
+     *
+     * @return whether to look at the request
+     */
+    public boolean requestHintedPlain() {
+        return (int) REQUEST_HINT.get(this) != 0;
     }
 
     /** Another thread, after making its request visible on this worker's latent stack. */
@@ -885,6 +909,8 @@ public final class Worker extends WorkerPad1 {
             if (t == null) {
                 lastEnd = 0L;
                 if (index >= pool.parallelism() && pool.retire(this)) {
+                    quietUntil = 0L;
+                    countQuiet(false);
                     if (searching) {
                         idle.stopSearching(true);   // pass on a wake-up meant for a worker that stays
                     }
@@ -926,6 +952,8 @@ public final class Worker extends WorkerPad1 {
         if (searching) {
             idle.stopSearching(false);
         }
+        quietUntil = 0L;
+        countQuiet(false);
         cancelLocalTasks();
     }
 
@@ -978,8 +1006,18 @@ public final class Worker extends WorkerPad1 {
         if (quiet > 0L) {
             quietUntil = now + quiet;
             counters.quietWindows++;
+            countQuiet(true);
         } else {
             quietUntil = 0L;
+            countQuiet(false);
+        }
+    }
+
+    /** Keeps the pool's count of quiet workers ({@link SpindlePool#othersQuiet}) in step with this worker's window. */
+    private void countQuiet(boolean quiet) {
+        if (quiet != quietCounted) {
+            quietCounted = quiet;
+            pool.quietChanged(quiet ? 1 : -1);
         }
     }
 
@@ -991,6 +1029,7 @@ public final class Worker extends WorkerPad1 {
         }
         if (System.nanoTime() - q >= 0L) {
             quietUntil = 0L;
+            countQuiet(false);
             return true;
         }
         return false;

@@ -19,6 +19,9 @@ abstract class WorkerOwnerFields extends WorkerPad0 {
      */
     long quietUntil;
 
+    /** Whether this worker's quiet window is counted in its pool's {@code quietWorkers}. */
+    boolean quietCounted;
+
     /** The pool's pinning epoch this worker last applied; -1 before its first task. */
     int pinningSeen = -1;
 

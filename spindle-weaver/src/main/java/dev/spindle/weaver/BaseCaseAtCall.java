@@ -10,7 +10,6 @@ import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
-import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -172,7 +171,7 @@ final class BaseCaseAtCall {
         if (calls.isEmpty()) {
             return 0;
         }
-        int base = firstFreeLocal(caller);
+        int base = LocalSlots.firstFree(caller);
         int needed = base;
         for (int c = 0; c < calls.size(); c++) {
             Prefix p = of.get(c);
@@ -224,16 +223,5 @@ final class BaseCaseAtCall {
         // the call itself stays where it is; the prefix's returns land just after it
         caller.instructions.insert(call, done);
         return s;
-    }
-
-    /** The first local slot no instruction or declared variable of {@code mn} uses. */
-    private static int firstFreeLocal(MethodNode mn) {
-        int free = Math.max(LocalSlots.end(mn), Type.getArgumentsAndReturnSizes(mn.desc) >> 2);
-        if (mn.localVariables != null) {
-            for (LocalVariableNode v : mn.localVariables) {
-                free = Math.max(free, v.index + Type.getType(v.desc).getSize());
-            }
-        }
-        return free;
     }
 }

@@ -1,8 +1,10 @@
 package dev.spindle.weaver;
 
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
@@ -34,5 +36,22 @@ final class LocalSlots {
             }
         }
         return end;
+    }
+
+    /**
+     * The first slot that no instruction, parameter or declared variable of {@code mn} uses: where a
+     * pass may put locals of its own.
+     *
+     * @param mn the method
+     * @return the slot
+     */
+    static int firstFree(MethodNode mn) {
+        int free = Math.max(end(mn), Type.getArgumentsAndReturnSizes(mn.desc) >> 2);
+        if (mn.localVariables != null) {
+            for (LocalVariableNode v : mn.localVariables) {
+                free = Math.max(free, v.index + Type.getType(v.desc).getSize());
+            }
+        }
+        return free;
     }
 }

@@ -114,7 +114,7 @@ final class MethodSplit {
      * {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
      * live there as further parameters, stored into their slots before a jump to that point.
      */
-    private static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String marker) {
+    static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String marker) {
         Type[] args = Type.getArgumentTypes(mn.desc);
         List<Type> params = new ArrayList<>(Arrays.asList(args));
         params.add(Type.getType(marker));
@@ -253,6 +253,29 @@ final class MethodSplit {
     }
 
     /**
+     * True if running {@code i} twice from the same parameters has no effect the second run could
+     * add: it reads locals, constants, fields and array elements (their values are recomputed),
+     * writes a local that is not a parameter, computes, compares or returns. Branches are the
+     * caller's to check.
+     *
+     * @param i        the instruction
+     * @param argSlots the parameters' slots, the receiver included
+     */
+    static boolean isPure(AbstractInsnNode i, int argSlots) {
+        int op = i.getOpcode();
+        return op >= Opcodes.ACONST_NULL && op <= Opcodes.LDC                 // constants
+                || op >= Opcodes.ILOAD && op <= Opcodes.ALOAD                            // any local
+                || op >= Opcodes.ISTORE && op <= Opcodes.ASTORE && ((VarInsnNode) i).var >= argSlots
+                || op == Opcodes.IINC && ((IincInsnNode) i).var >= argSlots
+                || op >= Opcodes.IADD && op <= Opcodes.LXOR                            // arithmetic
+                || op >= Opcodes.I2L && op <= Opcodes.DCMPG                            // conversions, compares
+                || op >= Opcodes.IALOAD && op <= Opcodes.SALOAD                         // reads: their values
+                || op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC || op == Opcodes.ARRAYLENGTH // are recomputed
+                || op == Opcodes.INSTANCEOF || op == Opcodes.CHECKCAST                  // by the copy
+                || op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
+    }
+
+    /**
      * The first instruction after the method's pure prefix (see {@link #addPrologue}), or null to
      * ask at the entry: the prefix must contain a return, and its branches must stay inside it.
      */
@@ -266,16 +289,7 @@ final class MethodSplit {
             if (op < 0) {
                 continue;                                              // labels, lines, frames
             }
-            boolean pure = op >= Opcodes.ACONST_NULL && op <= Opcodes.LDC                 // constants
-                    || op >= Opcodes.ILOAD && op <= Opcodes.ALOAD                            // any local
-                    || op >= Opcodes.ISTORE && op <= Opcodes.ASTORE && ((VarInsnNode) i).var >= argSlots
-                    || op == Opcodes.IINC && ((IincInsnNode) i).var >= argSlots
-                    || op >= Opcodes.IADD && op <= Opcodes.LXOR                            // arithmetic
-                    || op >= Opcodes.I2L && op <= Opcodes.DCMPG                            // conversions, compares
-                    || op >= Opcodes.IALOAD && op <= Opcodes.SALOAD                         // reads: their values
-                    || op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC || op == Opcodes.ARRAYLENGTH // are recomputed
-                    || op == Opcodes.INSTANCEOF || op == Opcodes.CHECKCAST                  // by the copy
-                    || op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
+            boolean pure = isPure(i, argSlots);
             if (i instanceof JumpInsnNode j && op != Opcodes.JSR) {
                 targets.add(j.label);
                 pure = true;

@@ -5,6 +5,7 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 
@@ -82,7 +83,43 @@ final class UnreachableCode {
             }
             x = next;
         }
+        if (removed > 0) {
+            dropEmptyDebugInfo(mn);
+        }
         return removed;
+    }
+
+    /**
+     * Debug entries the removal emptied: a line number with no instruction after it (its pc would
+     * be the code's end), and a local variable whose range holds no instruction or repeats another
+     * entry (ranges that covered removed code collapse onto each other); the JVM rejects both.
+     */
+    private static void dropEmptyDebugInfo(MethodNode mn) {
+        for (AbstractInsnNode x = mn.instructions.getLast(); x != null && x.getOpcode() < 0; ) {
+            AbstractInsnNode prev = x.getPrevious();
+            if (x instanceof LineNumberNode) {
+                mn.instructions.remove(x);
+            }
+            x = prev;
+        }
+        if (mn.localVariables == null) {
+            return;
+        }
+        Map<AbstractInsnNode, Integer> pc = new IdentityHashMap<>();
+        int real = 0;
+        for (AbstractInsnNode x = mn.instructions.getFirst(); x != null; x = x.getNext()) {
+            pc.put(x, real);
+            if (x.getOpcode() >= 0) {
+                real++;
+            }
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        mn.localVariables.removeIf(v -> {
+            Integer from = pc.get(v.start);
+            Integer to = pc.get(v.end);
+            return from == null || to == null || from >= to
+                    || !seen.add(v.name + ' ' + v.desc + ' ' + v.index + ' ' + from + ' ' + to);
+        });
     }
 
     private static boolean hasRealInstruction(InsnList l, BitSet reached, int from, int to) {

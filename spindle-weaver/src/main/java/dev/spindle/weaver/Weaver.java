@@ -161,6 +161,7 @@ public final class Weaver {
             }
             woven.set(m, woven.get(m).withBaseCases(n));
         }
+        cn.methods.addAll(WorkerParameter.apply(cn, rewritten));
         if (cn.invisibleAnnotations == null) {
             cn.invisibleAnnotations = new ArrayList<>();
         }
@@ -266,13 +267,13 @@ public final class Weaver {
      * The method the weaver rewrote whose woven code is {@code name desc}: the method itself, or its
      * deferring copy (the same name, its parameters followed by a {@code FutureCall} or
      * {@code SerialFutures} marker and perhaps more; see {@link DeferringSplit} and
-     * {@link SerialFutureSplit}).
+     * {@link SerialFutureSplit}), or its worker variant ({@link WorkerParameter}).
      */
     private static MethodNode originalOf(List<MethodNode> targets, String name, String desc) {
         for (MethodNode mn : targets) {
             String params = mn.desc.substring(0, mn.desc.indexOf(')'));
             if (mn.name.equals(name) && (mn.desc.equals(desc) || desc.startsWith(params + DeferringSplit.MARKER)
-                    || desc.startsWith(params + SerialFutureSplit.MARKER))) {
+                    || desc.startsWith(params + SerialFutureSplit.MARKER) || desc.startsWith(params + WorkerParameter.MARKER))) {
                 return mn;
             }
         }

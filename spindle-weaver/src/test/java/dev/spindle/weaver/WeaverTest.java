@@ -253,12 +253,19 @@ class WeaverTest {
         }
         assertTrue(firstReturn >= 0 && ask > firstReturn, "fib asks after its base case returns, not at its entry (return at "
                 + firstReturn + ", ask at " + ask + ")");
+        // the serial body is fib's worker variant now (WorkerParameter); its calls keep their lines
+        String onWorker = "(I" + WorkerParameter.MARKER + ")J";
+        var variantInsns = cn.methods.stream().filter(x -> x.name.equals("fib") && x.desc.equals(onWorker)).findFirst()
+                .orElseThrow().instructions.toArray();
         int line = -1, callLine = -1;
-        for (int k = 0; k < fibInsns.length && callLine < 0; k++) {
-            if (fibInsns[k] instanceof org.objectweb.asm.tree.LineNumberNode ln) {
+        boolean asked = false;
+        for (int k = 0; k < variantInsns.length && callLine < 0; k++) {
+            if (variantInsns[k] instanceof org.objectweb.asm.tree.LineNumberNode ln) {
                 line = ln.line;
-            } else if (k > ask && fibInsns[k] instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.name.equals("fib")
-                    && mi.desc.equals("(I)J")) {
+            } else if (variantInsns[k] instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.name.equals("mayDeferOn")) {
+                asked = true;
+            } else if (asked && variantInsns[k] instanceof org.objectweb.asm.tree.MethodInsnNode mi && mi.name.equals("fib")
+                    && mi.desc.equals(onWorker)) {
                 callLine = line;
             }
         }
@@ -641,16 +648,19 @@ class WeaverTest {
         assertTrue(baseCases.get("boxed(I)I") >= 2, "a call under `new Box(…)`: " + baseCases);
         assertEquals(0, baseCases.get("looped(I)I"), "a prefix with a backward branch is not copied");
 
-        // the serial fib tests n - 1 < 2 before it calls fib(n - 1): a compare, then the call
+        // the serial fib (its worker variant, WorkerParameter) tests n - 1 < 2 before it calls
+        // fib(n - 1): a compare, then the arguments and the worker, then the call
         org.objectweb.asm.tree.ClassNode cn = node(r.bytes());
+        String onWorker = "(I" + WorkerParameter.MARKER + ")I";
         org.objectweb.asm.tree.MethodNode serial = methodsNamed(cn, "fib").stream()
-                .filter(m -> m.desc.equals("(I)I")).findFirst().orElseThrow();
+                .filter(m -> m.desc.equals(onWorker)).findFirst().orElseThrow();
         int calls = 0;
         for (var i = serial.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof org.objectweb.asm.tree.MethodInsnNode m && m.name.equals("fib") && m.desc.equals("(I)I")) {
+            if (i instanceof org.objectweb.asm.tree.MethodInsnNode m && m.name.equals("fib") && m.desc.equals(onWorker)) {
                 calls++;
                 var before = m.getPrevious();
-                while (before.getOpcode() < 0 || before.getOpcode() == org.objectweb.asm.Opcodes.ILOAD) {
+                while (before.getOpcode() < 0 || before.getOpcode() == org.objectweb.asm.Opcodes.ILOAD
+                        || before.getOpcode() == org.objectweb.asm.Opcodes.ALOAD) {
                     before = before.getPrevious();
                 }
                 // the fall-through of the copied test: `if (n < 2)` jumps past the return
@@ -658,6 +668,109 @@ class WeaverTest {
             }
         }
         assertEquals(2, calls, "the serial fib's two calls");
+    }
+
+    @Test
+    void serialCallsPassTheirWorkerWhereThePrologueMayRunTwice(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("Walk.java"), """
+                class Walk {
+                    static int failAt = -1;
+                    static int frames;
+                    static long sum(int n) {
+                        if (n == 0) return 0;
+                        if (n == failAt) throw new IllegalStateException("at " + n);
+                        @dev.spindle.Future long a = sum(n - 1);
+                        return a + n + twice(n % 3);
+                    }
+                    static long twice(int n) {
+                        if (n <= 0) return 0;
+                        @dev.spindle.Future long a = sum(n - 1);
+                        return 2 * a;
+                    }
+                    static long counted(int n) {
+                        frames++;
+                        if (n == 0) return 0;
+                        @dev.spindle.Future long a = counted(n - 1);
+                        return a + n;
+                    }
+                }
+                """);
+        Map<String, byte[]> classes = Corpus.compile(dir, "-g");
+        byte[] bytes = weaver(classes).weave(classes.get("Walk")).bytes();
+        org.objectweb.asm.tree.ClassNode cn = node(bytes);
+        String onWorker = "(I" + WorkerParameter.MARKER + ")J";
+        for (String name : List.of("sum", "twice")) {
+            org.objectweb.asm.tree.MethodNode entry = methodsNamed(cn, name).stream().filter(m -> m.desc.equals("(I)J"))
+                    .findFirst().orElseThrow();
+            org.objectweb.asm.tree.MethodNode variant = methodsNamed(cn, name).stream().filter(m -> m.desc.equals(onWorker))
+                    .findFirst().orElseThrow(() -> new AssertionError(name + " has a worker variant: " + methodsNamed(cn, name)
+                            .stream().map(m -> m.desc).toList()));
+            assertEquals(org.objectweb.asm.Opcodes.ACC_PRIVATE | org.objectweb.asm.Opcodes.ACC_STATIC
+                    | org.objectweb.asm.Opcodes.ACC_SYNTHETIC, variant.access, name);
+            // the entry: base case, prologue, then only `return variant(n, serialWorker())`
+            assertEquals(List.of("dev/spindle/future/FutureCall.mayDefer()Z", "Walk." + name + "(I" + DeferringSplit.MARKER + ")J",
+                    "dev/spindle/future/FutureCall.serialWorker()" + WorkerParameter.MARKER, "Walk." + name + onWorker),
+                    typedCalls(entry).stream().filter(c -> !c.contains("settle") && !c.contains("merge")).toList(), name);
+            List<String> inVariant = typedCalls(variant);
+            assertTrue(inVariant.contains("dev/spindle/future/FutureCall.mayDeferOn(" + WorkerParameter.MARKER + ")Z"), inVariant.toString());
+            assertFalse(inVariant.contains("dev/spindle/future/FutureCall.mayDefer()Z"), inVariant.toString());
+            assertFalse(inVariant.stream().anyMatch(c -> c.equals("Walk.sum(I)J") || c.equals("Walk.twice(I)J")),
+                    "the variant's serial calls pass the worker on: " + inVariant);
+        }
+        assertTrue(methodsNamed(cn, "counted").stream().noneMatch(m -> m.desc.equals(onWorker)),
+                "counted's prefix has an effect (frames++): its entry may not run twice, so it keeps its body");
+
+        Class<?> c = new Corpus.Loader("walk", Map.of("Walk", bytes)).loadClass("Walk");
+        Method sum = c.getDeclaredMethod("sum", int.class);
+        sum.setAccessible(true);
+        java.lang.reflect.Field failAt = c.getDeclaredField("failAt");
+        failAt.setAccessible(true);
+        long expected = sumOf(40);
+        try (SpindlePool pool = new SpindlePool(1)) {
+            long got = pool.invoke(new Task<Long>() {
+                @Override
+                protected Long compute() throws Exception {
+                    return (Long) sum.invoke(null, 40);
+                }
+            });
+            assertEquals(expected, got, "sum(40) on a worker");
+            failAt.setInt(null, 5);
+            Throwable thrown = assertThrows(Throwable.class, () -> pool.invoke(new Task<Long>() {
+                @Override
+                protected Long compute() throws Exception {
+                    return (Long) sum.invoke(null, 40);
+                }
+            }));
+            while (!(thrown instanceof IllegalStateException) && thrown.getCause() != null) {
+                thrown = thrown.getCause();
+            }
+            assertEquals("at 5", thrown.getMessage());
+            List<StackTraceElement> walk = Arrays.stream(thrown.getStackTrace()).filter(e -> e.getClassName().equals("Walk")).toList();
+            assertTrue(walk.stream().allMatch(e -> e.getMethodName().equals("sum") || e.getMethodName().equals("twice")),
+                    "every frame of the walk names the method as written: " + walk);
+            assertEquals(6, walk.get(0).getLineNumber(), "the throw's line: " + walk.get(0));
+            assertTrue(walk.size() >= 36, "a frame per level from 40 down to 5, the entry's besides: " + walk.size());
+        }
+    }
+
+    /** What Walk.sum returns for n, computed plainly. */
+    private static long sumOf(int n) {
+        long s = 0;
+        for (int k = 1; k <= n; k++) {
+            s += k + (k % 3 <= 0 ? 0 : 2 * sumOf(k % 3 - 1));
+        }
+        return s;
+    }
+
+    /** The calls of {@code mn}: owner.name followed by the descriptor. */
+    private static List<String> typedCalls(org.objectweb.asm.tree.MethodNode mn) {
+        List<String> c = new java.util.ArrayList<>();
+        for (var i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof org.objectweb.asm.tree.MethodInsnNode m) {
+                c.add(m.owner + "." + m.name + m.desc);
+            }
+        }
+        return c;
     }
 
     @Test

@@ -1,0 +1,198 @@
+package dev.spindle.weaver;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Serial calls pass their worker: where a woven method calls a static method of its class that
+ * {@link DeferringSplit} split — a recursion calling itself, typically — the call goes to a
+ * <em>worker variant</em> of the callee: the same serial method under the same name with the
+ * current {@code Worker} as one more parameter, whose prologue asks only
+ * {@code FutureCall.mayDeferOn(worker)}, one plain load of that worker's request hint, and whose
+ * own such calls pass the worker on.
+ *
+ * <p>Why: the serial method's prologue ({@code FutureCall.mayDefer()}) finds the worker from the
+ * current thread on every frame — the thread, its class, then two fields — and a recursion's
+ * frames are mostly tiny. A plain-Java model of TreeSum's walk over 1,023 nodes, 8,192 sums
+ * (2026-11-29, Zen 4, JDK 25): no prologue 8.3 ms, the current thread's prologue 10.8–11.4, the
+ * worker passed down and its hint read plain 8.9–9.1. Below the first serial frame of a walk the
+ * room to defer cannot have grown (serial frames defer nothing, and a frame that defers gives its
+ * room back before it returns), so the hint is all a frame there can learn; and deferring is
+ * never needed for a result, so a frame that missed a chance to defer is slower at worst.
+ *
+ * <p>What: a callee's serial method (the <em>entry</em>, which callers outside the woven code
+ * still call under its own descriptor) keeps its prefix and prologue, and then, instead of its
+ * body, returns what its variant returns, given the current worker
+ * ({@code FutureCall.serialWorker()}, null on a thread that is not one; {@code mayDeferOn} then
+ * asks as {@code mayDefer} does). The variant starts from the method's start, so this applies
+ * only where everything before the prologue may run twice ({@link MethodSplit#isPure}: a base
+ * case such as {@code if (n < 2) return n;}); a method whose prologue follows code with effects
+ * (a {@link ResumePoint} past a call or a store) is left as it was. Why a thin entry and not the
+ * body with a worker found after the prologue: C2 inlines a recursive method into itself one
+ * level, so which levels of a walk are real frames follows from the chain of methods it is
+ * compiled through; an entry that is only a call keeps the chain of the method as written
+ * (entry, then two levels per compiled frame), where an entry with the body added a level
+ * (TreeSum-1K woven at one worker 11.0 → 12.8–21.5 ms). A caller that is not such a callee
+ * finds the worker after its own prologue (a local, null from the method's start). Stack traces
+ * show one more frame of the method — the entry, at the prologue's line — below the first
+ * variant frame of each serial walk; otherwise they name the variant as the method as written,
+ * at the same lines. The deferring copies call the entries, as before.
+ */
+final class WorkerParameter {
+    /** The worker variant's extra parameter type. */
+    static final String MARKER = "Ldev/spindle/runtime/Worker;";
+
+    private WorkerParameter() {
+    }
+
+    /**
+     * Rewrites the serial methods among {@code serials} and returns the worker variants to add to
+     * the class.
+     *
+     * @param cn      the class
+     * @param serials the woven methods (the split ones are recognized by their prologue)
+     * @return the variants, possibly none
+     */
+    static List<MethodNode> apply(ClassNode cn, List<MethodNode> serials) {
+        Map<String, MethodNode> split = new LinkedHashMap<>();
+        Map<String, MethodNode> restartable = new LinkedHashMap<>();
+        for (MethodNode mn : serials) {
+            if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null) {
+                split.put(mn.name + mn.desc, mn);
+                if (argSlots(mn) + 1 <= 255 && pureBeforePrologue(mn)) {
+                    restartable.put(mn.name + mn.desc, mn);
+                }
+            }
+        }
+        Map<String, MethodNode> called = new LinkedHashMap<>();
+        for (MethodNode mn : split.values()) {
+            for (MethodInsnNode c : callsOf(cn, mn, restartable)) {
+                called.putIfAbsent(c.name + c.desc, restartable.get(c.name + c.desc));
+            }
+        }
+        List<MethodNode> variants = new ArrayList<>();
+        if (called.isEmpty()) {
+            return variants;
+        }
+        for (MethodNode callee : called.values()) {
+            int slot = argSlots(callee);
+            MethodNode v = MethodSplit.copyWithMarker(callee, slot, null, MARKER);
+            MethodInsnNode ask = prologueQuestion(v);
+            InsnList onWorker = new InsnList();
+            onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
+            onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn", "(" + MARKER + ")Z", false));
+            v.instructions.insertBefore(ask, onWorker);
+            v.instructions.remove(ask);
+            passWorker(cn, v, called, slot);
+            variants.add(v);
+        }
+        for (MethodNode mn : split.values()) {
+            if (called.containsKey(mn.name + mn.desc)) {
+                returnTheVariant(cn, mn);
+            } else if (!callsOf(cn, mn, called).isEmpty()) {
+                findTheWorker(cn, mn, called);
+            }
+        }
+        return variants;
+    }
+
+    /** Argument slots of a static method. */
+    private static int argSlots(MethodNode mn) {
+        return (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - 1;
+    }
+
+    /** True if everything before the prologue's question may run twice from the same parameters. */
+    private static boolean pureBeforePrologue(MethodNode mn) {
+        MethodInsnNode ask = prologueQuestion(mn);
+        int slots = argSlots(mn);
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != ask; i = i.getNext()) {
+            if (i.getOpcode() >= 0 && !(i instanceof JumpInsnNode) && !MethodSplit.isPure(i, slots)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The entry of a callee: past its prologue, {@code return variant(args…, serialWorker());}. */
+    private static void returnTheVariant(ClassNode cn, MethodNode mn) {
+        JumpInsnNode toSerial = (JumpInsnNode) prologueQuestion(mn).getNext();
+        InsnList call = new InsnList();
+        int slot = 0;
+        for (Type t : Type.getArgumentTypes(mn.desc)) {
+            call.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+            slot += t.getSize();
+        }
+        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER, false));
+        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, cn.name, mn.name, withWorker(mn.desc), false));
+        call.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
+        mn.instructions.insert(toSerial.label, call);
+        UnreachableCode.remove(mn);
+    }
+
+    /** A caller that is not a callee: the worker into a local past its prologue (null before), passed to its calls. */
+    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called) {
+        int w = LocalSlots.firstFree(mn);
+        InsnList init = new InsnList();
+        init.add(new InsnNode(Opcodes.ACONST_NULL));
+        init.add(new VarInsnNode(Opcodes.ASTORE, w));
+        mn.instructions.insert(init);
+        JumpInsnNode toSerial = (JumpInsnNode) prologueQuestion(mn).getNext();
+        InsnList find = new InsnList();
+        find.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER, false));
+        find.add(new VarInsnNode(Opcodes.ASTORE, w));
+        mn.instructions.insert(toSerial.label, find);
+        passWorker(cn, mn, called, w);
+        mn.maxLocals = Math.max(mn.maxLocals, w + 1);
+    }
+
+    /** The prologue's {@code FutureCall.mayDefer()} call ({@link DeferringSplit}), or null if the method has none. */
+    private static MethodInsnNode prologueQuestion(MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKESTATIC && m.owner.equals(MethodWeaver.CALL)
+                    && m.name.equals("mayDefer") && m.desc.equals("()Z")
+                    && m.getNext() instanceof JumpInsnNode j && j.getOpcode() == Opcodes.IFEQ) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** {@code mn}'s calls to the methods of {@code targets} (static methods of the class). */
+    private static List<MethodInsnNode> callsOf(ClassNode cn, MethodNode mn, Map<String, MethodNode> targets) {
+        List<MethodInsnNode> calls = new ArrayList<>();
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.getOpcode() == Opcodes.INVOKESTATIC && m.owner.equals(cn.name)
+                    && targets.containsKey(m.name + m.desc)) {
+                calls.add(m);
+            }
+        }
+        return calls;
+    }
+
+    /** Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed, the variant called. */
+    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, int slot) {
+        for (MethodInsnNode c : callsOf(cn, mn, called)) {
+            mn.instructions.insertBefore(c, new VarInsnNode(Opcodes.ALOAD, slot));
+            c.desc = withWorker(c.desc);
+        }
+    }
+
+    /** {@code desc} with the worker as a trailing parameter. */
+    static String withWorker(String desc) {
+        int close = desc.indexOf(')');
+        return desc.substring(0, close) + MARKER + desc.substring(close);
+    }
+}
