@@ -219,6 +219,11 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
         return quiet > 0 && quiet >= parallelism - 1;
     }
 
+    /** Workers counted in a quiet window now (for tests and diagnostics). */
+    int quietWorkers() {
+        return quietWorkers.get();
+    }
+
     /** A worker opened (+1) or closed (-1) a quiet window. */
     void quietChanged(int delta) {
         quietWorkers.getAndAdd(delta);

@@ -36,7 +36,8 @@ import java.util.List;
  * frame could defer, and if so runs the copy instead. The prologue comes after the method's pure
  * prefix (its base case, typically), so the leaves of a recursion never ask; where the base case
  * has effects the prologue comes after it and the copy resumes there ({@link ResumePoint}). The
- * recursion's calls go to the original, so each frame decides for itself.
+ * recursion's calls go to the original — or to its worker variant, whose prologue reads only the
+ * worker's request hint ({@link WorkerParameter}) — so each frame decides for itself.
  *
  * <p>Not split (woven as before): constructors and class initializers, methods of interfaces,
  * methods whose parameters already fill 255 slots, and methods that never defer (every call in a
