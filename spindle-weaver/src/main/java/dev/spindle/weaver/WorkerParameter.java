@@ -7,6 +7,7 @@ import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -22,7 +23,9 @@ import java.util.Map;
  * <em>worker variant</em> of the callee: the same serial method under the same name with the
  * current {@code Worker} as one more parameter, whose prologue asks only
  * {@code FutureCall.mayDeferOn(worker)}, one plain load of that worker's request hint, and whose
- * own such calls pass the worker on.
+ * own such calls pass the worker on. A static helper of the class that is not woven but stands
+ * between two split methods (Knapsack's {@code take}, called by {@code search} and calling it)
+ * gets a variant too, so that the worker crosses it.
  *
  * <p>Why: the serial method's prologue ({@code FutureCall.mayDefer()}) finds the worker from the
  * current thread on every frame — the thread, its class, then two fields — and a recursion's
@@ -37,19 +40,22 @@ import java.util.Map;
  * still call under its own descriptor) keeps its prefix and prologue, and then, instead of its
  * body, returns what its variant returns, given the current worker
  * ({@code FutureCall.serialWorker()}, null on a thread that is not one; {@code mayDeferOn} then
- * asks as {@code mayDefer} does). The variant starts from the method's start, so this applies
- * only where everything before the prologue may run twice ({@link MethodSplit#isPure}: a base
- * case such as {@code if (n < 2) return n;}); a method whose prologue follows code with effects
- * (a {@link ResumePoint} past a call or a store) is left as it was. Why a thin entry and not the
- * body with a worker found after the prologue: C2 inlines a recursive method into itself one
- * level, so which levels of a walk are real frames follows from the chain of methods it is
- * compiled through; an entry that is only a call keeps the chain of the method as written
- * (entry, then two levels per compiled frame), where an entry with the body added a level
- * (TreeSum-1K woven at one worker 11.0 → 12.8–21.5 ms). A caller that is not such a callee
- * finds the worker after its own prologue (a local, null from the method's start). Stack traces
- * show one more frame of the method — the entry, at the prologue's line — below the first
- * variant frame of each serial walk; otherwise they name the variant as the method as written,
- * at the same lines. The deferring copies call the entries, as before.
+ * asks as {@code mayDefer} does). Where everything before the prologue may run twice
+ * ({@link MethodSplit#isPure}: a base case such as {@code if (n < 2) return n;}) the variant starts
+ * from the method's start. Where it may not — a {@link ResumePoint} past a call or a store, which
+ * hands the deferring copy no local but the parameters — the variant takes a trailing
+ * {@code boolean} as well: the entry, having run the prefix, passes true and the variant skips to
+ * its prologue once its handle locals are null; a call from a variant passes false and the
+ * variant runs the prefix itself. Why a thin entry and not the body with a worker found after
+ * the prologue: C2 inlines a recursive method into itself one level, so which levels of a walk
+ * are real frames follows from the chain of methods it is compiled through; an entry that is only
+ * a call keeps the chain of the method as written, where an entry with the body added a level
+ * (TreeSum-1K woven at one worker 11.0 → 12.8–21.5 ms; Knapsack with its helper's variant but
+ * the body kept in the entry, 568–585 → 537–637). A caller that is not such a callee finds the
+ * worker after its own prologue (a local, null from the method's start). Stack traces show one
+ * more frame of the method — the entry, at the prologue's line — below the first variant frame
+ * of each serial walk; otherwise they name the variant as the method as written, at the same
+ * lines. The deferring copies call the entries, as before.
  */
 final class WorkerParameter {
     /** The worker variant's extra parameter type. */
@@ -68,19 +74,31 @@ final class WorkerParameter {
      */
     static List<MethodNode> apply(ClassNode cn, List<MethodNode> serials) {
         Map<String, MethodNode> split = new LinkedHashMap<>();
-        Map<String, MethodNode> restartable = new LinkedHashMap<>();
+        Map<String, MethodNode> resuming = new LinkedHashMap<>();
         for (MethodNode mn : serials) {
-            if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null) {
-                split.put(mn.name + mn.desc, mn);
-                if (argSlots(mn) + 1 <= 255 && pureBeforePrologue(mn)) {
-                    restartable.put(mn.name + mn.desc, mn);
+            if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null && argSlots(mn) + 2 <= 255) {
+                if (pureBeforePrologue(mn)) {
+                    split.put(mn.name + mn.desc, mn);
+                } else if (resumesWithNoLocals(cn, mn)) {
+                    split.put(mn.name + mn.desc, mn);
+                    resuming.put(mn.name + mn.desc, mn);
                 }
             }
         }
+        Map<String, MethodNode> targets = new LinkedHashMap<>(split);
+        for (MethodNode mn : cn.methods) {
+            if ((mn.access & (Opcodes.ACC_STATIC | Opcodes.ACC_SYNCHRONIZED | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE
+                    | Opcodes.ACC_SYNTHETIC)) == Opcodes.ACC_STATIC && !split.containsKey(mn.name + mn.desc)
+                    && !mn.name.startsWith("<") && mn.instructions.size() > 0 && argSlots(mn) + 1 <= 255
+                    && prologueQuestion(mn) == null
+                    && !callsOf(cn, mn, split).isEmpty() && calledBy(cn, split.values(), mn)) {
+                targets.put(mn.name + mn.desc, mn);
+            }
+        }
         Map<String, MethodNode> called = new LinkedHashMap<>();
-        for (MethodNode mn : split.values()) {
-            for (MethodInsnNode c : callsOf(cn, mn, restartable)) {
-                called.putIfAbsent(c.name + c.desc, restartable.get(c.name + c.desc));
+        for (MethodNode mn : targets.values()) {
+            for (MethodInsnNode c : callsOf(cn, mn, targets)) {
+                called.putIfAbsent(c.name + c.desc, targets.get(c.name + c.desc));
             }
         }
         List<MethodNode> variants = new ArrayList<>();
@@ -91,22 +109,111 @@ final class WorkerParameter {
             int slot = argSlots(callee);
             MethodNode v = MethodSplit.copyWithMarker(callee, slot, null, MARKER);
             MethodInsnNode ask = prologueQuestion(v);
-            InsnList onWorker = new InsnList();
-            onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
-            onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn", "(" + MARKER + ")Z", false));
-            v.instructions.insertBefore(ask, onWorker);
-            v.instructions.remove(ask);
-            passWorker(cn, v, called, slot);
+            if (ask != null) {
+                InsnList onWorker = new InsnList();
+                onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
+                onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn", "(" + MARKER + ")Z", false));
+                v.instructions.insertBefore(ask, onWorker);
+                v.instructions.remove(ask);
+            }
+            if (resuming.containsKey(callee.name + callee.desc)) {
+                addResumeFlag(v, slot + 1, (LabelNode) onWorkerLabel(v));
+            }
+            passWorker(cn, v, called, resuming, slot);
             variants.add(v);
         }
         for (MethodNode mn : split.values()) {
             if (called.containsKey(mn.name + mn.desc)) {
-                returnTheVariant(cn, mn);
+                returnTheVariant(cn, mn, resuming.containsKey(mn.name + mn.desc));
             } else if (!callsOf(cn, mn, called).isEmpty()) {
-                findTheWorker(cn, mn, called);
+                findTheWorker(cn, mn, called, resuming);
             }
         }
         return variants;
+    }
+
+    /** True if a method of {@code callers} calls {@code mn}. */
+    private static boolean calledBy(ClassNode cn, Iterable<MethodNode> callers, MethodNode mn) {
+        Map<String, MethodNode> one = Map.of(mn.name + mn.desc, mn);
+        for (MethodNode c : callers) {
+            if (!callsOf(cn, c, one).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True if {@code mn}'s prologue sits at a resume point (a label right before the question)
+     * and hands the copy no local but the parameters: then a variant may skip to that point
+     * once its handle locals are null, as the copy does.
+     */
+    private static boolean resumesWithNoLocals(ClassNode cn, MethodNode mn) {
+        MethodInsnNode ask = prologueQuestion(mn);
+        if (!(ask.getPrevious() instanceof LabelNode)) {
+            return false;
+        }
+        String copyDesc = mn.desc.substring(0, mn.desc.indexOf(')')) + DeferringSplit.MARKER + mn.desc.substring(mn.desc.indexOf(')'));
+        for (AbstractInsnNode i = ask; i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.owner.equals(cn.name) && m.name.equals(mn.name)) {
+                return m.desc.equals(copyDesc);
+            }
+        }
+        return false;
+    }
+
+    /** The label right before the variant's prologue (its resume point). */
+    private static AbstractInsnNode onWorkerLabel(MethodNode v) {
+        for (AbstractInsnNode i = v.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode m && m.name.equals("mayDeferOn")) {
+                return m.getPrevious().getPrevious();          // the label, then `aload worker`
+            }
+        }
+        throw new IllegalStateException("no prologue in " + v.name + v.desc);
+    }
+
+    /**
+     * A trailing {@code boolean} parameter in {@code slot} (the locals above it move up one): when
+     * true, the variant skips to its prologue once the leading null stores of its handles ran.
+     */
+    private static void addResumeFlag(MethodNode v, int slot, LabelNode resume) {
+        for (AbstractInsnNode i = v.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof VarInsnNode x && x.var >= slot) {
+                x.var++;
+            } else if (i instanceof org.objectweb.asm.tree.IincInsnNode x && x.var >= slot) {
+                x.var++;
+            }
+        }
+        if (v.localVariables != null) {
+            for (org.objectweb.asm.tree.LocalVariableNode l : v.localVariables) {
+                if (l.index >= slot) {
+                    l.index++;
+                }
+            }
+        }
+        v.desc = v.desc.substring(0, v.desc.indexOf(')')) + "Z" + v.desc.substring(v.desc.indexOf(')'));
+        AbstractInsnNode after = v.instructions.getFirst();
+        AbstractInsnNode last = null;
+        while (after != null) {
+            if (after.getOpcode() < 0) {
+                after = after.getNext();
+            } else if (after.getOpcode() == Opcodes.ACONST_NULL && after.getNext() instanceof VarInsnNode st
+                    && st.getOpcode() == Opcodes.ASTORE) {
+                last = st;
+                after = st.getNext();
+            } else {
+                break;
+            }
+        }
+        InsnList skip = new InsnList();
+        skip.add(new VarInsnNode(Opcodes.ILOAD, slot));
+        skip.add(new JumpInsnNode(Opcodes.IFNE, resume));
+        if (last == null) {
+            v.instructions.insert(skip);
+        } else {
+            v.instructions.insert(last, skip);
+        }
+        v.maxLocals++;
     }
 
     /** Argument slots of a static method. */
@@ -126,8 +233,8 @@ final class WorkerParameter {
         return true;
     }
 
-    /** The entry of a callee: past its prologue, {@code return variant(args…, serialWorker());}. */
-    private static void returnTheVariant(ClassNode cn, MethodNode mn) {
+    /** The entry of a callee: past its prologue, {@code return variant(args…, serialWorker()[, true]);}. */
+    private static void returnTheVariant(ClassNode cn, MethodNode mn, boolean resumes) {
         JumpInsnNode toSerial = (JumpInsnNode) prologueQuestion(mn).getNext();
         InsnList call = new InsnList();
         int slot = 0;
@@ -136,14 +243,17 @@ final class WorkerParameter {
             slot += t.getSize();
         }
         call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER, false));
-        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, cn.name, mn.name, withWorker(mn.desc), false));
+        if (resumes) {
+            call.add(new InsnNode(Opcodes.ICONST_1));
+        }
+        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, cn.name, mn.name, withWorker(mn.desc, resumes), false));
         call.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
         mn.instructions.insert(toSerial.label, call);
         UnreachableCode.remove(mn);
     }
 
     /** A caller that is not a callee: the worker into a local past its prologue (null before), passed to its calls. */
-    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called) {
+    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, Map<String, MethodNode> resuming) {
         int w = LocalSlots.firstFree(mn);
         InsnList init = new InsnList();
         init.add(new InsnNode(Opcodes.ACONST_NULL));
@@ -154,7 +264,7 @@ final class WorkerParameter {
         find.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER, false));
         find.add(new VarInsnNode(Opcodes.ASTORE, w));
         mn.instructions.insert(toSerial.label, find);
-        passWorker(cn, mn, called, w);
+        passWorker(cn, mn, called, resuming, w);
         mn.maxLocals = Math.max(mn.maxLocals, w + 1);
     }
 
@@ -182,17 +292,21 @@ final class WorkerParameter {
         return calls;
     }
 
-    /** Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed, the variant called. */
-    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, int slot) {
+    /** Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed (and false: from the start), the variant called. */
+    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, Map<String, MethodNode> resuming, int slot) {
         for (MethodInsnNode c : callsOf(cn, mn, called)) {
+            boolean flag = resuming.containsKey(c.name + c.desc);
             mn.instructions.insertBefore(c, new VarInsnNode(Opcodes.ALOAD, slot));
-            c.desc = withWorker(c.desc);
+            if (flag) {
+                mn.instructions.insertBefore(c, new InsnNode(Opcodes.ICONST_0));
+            }
+            c.desc = withWorker(c.desc, flag);
         }
     }
 
-    /** {@code desc} with the worker as a trailing parameter. */
-    static String withWorker(String desc) {
+    /** {@code desc} with the worker as a trailing parameter, and the resume flag after it if asked. */
+    static String withWorker(String desc, boolean flag) {
         int close = desc.indexOf(')');
-        return desc.substring(0, close) + MARKER + desc.substring(close);
+        return desc.substring(0, close) + MARKER + (flag ? "Z" : "") + desc.substring(close);
     }
 }

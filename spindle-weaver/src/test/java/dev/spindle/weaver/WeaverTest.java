@@ -671,7 +671,7 @@ class WeaverTest {
     }
 
     @Test
-    void serialCallsPassTheirWorkerWhereThePrologueMayRunTwice(@TempDir Path dir) throws Exception {
+    void serialCallsPassTheirWorker(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("Walk.java"), """
                 class Walk {
                     static int failAt = -1;
@@ -692,6 +692,14 @@ class WeaverTest {
                         if (n == 0) return 0;
                         @dev.spindle.Future long a = counted(n - 1);
                         return a + n;
+                    }
+                    static long hop(int n) {
+                        return n <= 1 ? n : viaHop(n - 1);
+                    }
+                    static long viaHop(int n) {
+                        if (n <= 0) return 0;
+                        @dev.spindle.Future long a = hop(n);
+                        return a + 1;
                     }
                 }
                 """);
@@ -717,8 +725,17 @@ class WeaverTest {
             assertFalse(inVariant.stream().anyMatch(c -> c.equals("Walk.sum(I)J") || c.equals("Walk.twice(I)J")),
                     "the variant's serial calls pass the worker on: " + inVariant);
         }
-        assertTrue(methodsNamed(cn, "counted").stream().noneMatch(m -> m.desc.equals(onWorker)),
-                "counted's prefix has an effect (frames++): its entry may not run twice, so it keeps its body");
+        // counted's prefix has an effect (frames++): its variant takes a flag, and its entry, having
+        // run the prefix, passes true so that the variant skips to its prologue
+        String resuming = "(I" + WorkerParameter.MARKER + "Z)J";
+        assertTrue(methodsNamed(cn, "counted").stream().anyMatch(m -> m.desc.equals(resuming)),
+                methodsNamed(cn, "counted").stream().map(m -> m.desc).toList().toString());
+        assertTrue(methodsNamed(cn, "hop").stream().anyMatch(m -> m.desc.equals(onWorker)),
+                "a static helper between two woven methods passes the worker on: " + methodsNamed(cn, "hop").stream()
+                        .map(m -> m.desc).toList());
+        org.objectweb.asm.tree.MethodNode countedEntry = methodsNamed(cn, "counted").stream().filter(m -> m.desc.equals("(I)J"))
+                .findFirst().orElseThrow();
+        assertTrue(typedCalls(countedEntry).contains("Walk.counted" + resuming), typedCalls(countedEntry).toString());
 
         Class<?> c = new Corpus.Loader("walk", Map.of("Walk", bytes)).loadClass("Walk");
         Method sum = c.getDeclaredMethod("sum", int.class);
@@ -750,6 +767,31 @@ class WeaverTest {
                     "every frame of the walk names the method as written: " + walk);
             assertEquals(6, walk.get(0).getLineNumber(), "the throw's line: " + walk.get(0));
             assertTrue(walk.size() >= 36, "a frame per level from 40 down to 5, the entry's besides: " + walk.size());
+
+            Method counted = c.getDeclaredMethod("counted", int.class);
+            counted.setAccessible(true);
+            java.lang.reflect.Field frames = c.getDeclaredField("frames");
+            frames.setAccessible(true);
+            long got30 = pool.invoke(new Task<Long>() {
+                @Override
+                protected Long compute() throws Exception {
+                    return (Long) counted.invoke(null, 30);
+                }
+            });
+            assertEquals(465L, got30);
+            assertEquals(31, frames.getInt(null), "the prefix's effect ran once per call on a worker");
+            frames.setInt(null, 0);
+            assertEquals(465L, (Long) counted.invoke(null, 30));
+            assertEquals(31, frames.getInt(null), "and once per call on a thread that is not a worker");
+
+            Method viaHop = c.getDeclaredMethod("viaHop", int.class);
+            viaHop.setAccessible(true);
+            assertEquals(21L, (long) pool.invoke(new Task<Long>() {
+                @Override
+                protected Long compute() throws Exception {
+                    return (Long) viaHop.invoke(null, 20);
+                }
+            }), "through the helper's variant");
         }
     }
 
