@@ -46,7 +46,8 @@ import java.util.Map;
  * hands the deferring copy no local but the parameters — the variant takes a trailing
  * {@code boolean} as well: the entry, having run the prefix, passes true and the variant skips to
  * its prologue once its handle locals are null; a call from a variant passes false and the
- * variant runs the prefix itself. Why a thin entry and not the body with a worker found after
+ * variant runs the prefix itself; such a variant is kept only if a data-flow check of its locals
+ * passes on the skipping path ({@code BasicVerifier}), else the method gets no variant. Why a thin entry and not the body with a worker found after
  * the prologue: C2 inlines a recursive method into itself one level, so which levels of a walk
  * are real frames follows from the chain of methods it is compiled through; an entry that is only
  * a call keeps the chain of the method as written, where an entry with the body added a level
@@ -79,7 +80,7 @@ final class WorkerParameter {
             if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null && argSlots(mn) + 2 <= 255) {
                 if (pureBeforePrologue(mn)) {
                     split.put(mn.name + mn.desc, mn);
-                } else if (resumesWithNoLocals(cn, mn)) {
+                } else if (resumesWithNoLocals(cn, mn) && flaggedVariantVerifies(cn, mn)) {
                     split.put(mn.name + mn.desc, mn);
                     resuming.put(mn.name + mn.desc, mn);
                 }
@@ -160,6 +161,33 @@ final class WorkerParameter {
             }
         }
         return false;
+    }
+
+    /**
+     * True if the variant with a resume flag passes a data-flow check of its locals: the jump to
+     * the prologue skips the prefix, so every local read past the prologue must hold a value of
+     * its kind on that path too (the leading null stores of the handles are what the copy's
+     * resume stores as well). If not, the method gets no variant and its callers keep calling
+     * its entry.
+     */
+    private static boolean flaggedVariantVerifies(ClassNode cn, MethodNode mn) {
+        int slot = argSlots(mn);
+        MethodNode v = MethodSplit.copyWithMarker(mn, slot, null, MARKER);
+        MethodInsnNode ask = prologueQuestion(v);
+        InsnList onWorker = new InsnList();
+        onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
+        onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn", "(" + MARKER + ")Z", false));
+        v.instructions.insertBefore(ask, onWorker);
+        v.instructions.remove(ask);
+        addResumeFlag(v, slot + 1, (LabelNode) onWorkerLabel(v));
+        v.maxLocals = LocalSlots.firstFree(v) + 2;
+        v.maxStack = Math.max(v.maxStack, 8) + 8;
+        try {
+            new org.objectweb.asm.tree.analysis.Analyzer<>(new org.objectweb.asm.tree.analysis.BasicVerifier()).analyze(cn.name, v);
+            return true;
+        } catch (org.objectweb.asm.tree.analysis.AnalyzerException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The label right before the variant's prologue (its resume point). */
