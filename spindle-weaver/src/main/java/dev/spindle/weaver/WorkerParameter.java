@@ -4,13 +4,18 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicVerifier;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,16 +52,17 @@ import java.util.Map;
  * {@code boolean} as well: the entry, having run the prefix, passes true and the variant skips to
  * its prologue once its handle locals are null; a call from a variant passes false and the
  * variant runs the prefix itself; such a variant is kept only if a data-flow check of its locals
- * passes on the skipping path ({@code BasicVerifier}), else the method gets no variant. Why a thin entry and not the body with a worker found after
- * the prologue: C2 inlines a recursive method into itself one level, so which levels of a walk
- * are real frames follows from the chain of methods it is compiled through; an entry that is only
- * a call keeps the chain of the method as written, where an entry with the body added a level
- * (TreeSum-1K woven at one worker 11.0 → 12.8–21.5 ms; Knapsack with its helper's variant but
- * the body kept in the entry, 568–585 → 537–637). A caller that is not such a callee finds the
- * worker after its own prologue (a local, null from the method's start). Stack traces show one
- * more frame of the method — the entry, at the prologue's line — below the first variant frame
- * of each serial walk; otherwise they name the variant as the method as written, at the same
- * lines. The deferring copies call the entries, as before.
+ * passes on the skipping path ({@code BasicVerifier}), else the method gets no variant. Why a thin
+ * entry and not the body with a worker found after the prologue: C2 inlines a recursive method
+ * into itself one level, so which levels of a walk are real frames follows from the chain of
+ * methods it is compiled through; an entry that is only a call keeps the chain of the method as
+ * written, where an entry with the body added a level (TreeSum-1K woven at one worker 11.0 →
+ * 12.8–21.5 ms; Knapsack with its helper's variant but the body kept in the entry, 568–585 →
+ * 537–637). A caller that is not such a callee finds the worker after its own prologue (a local,
+ * null from the method's start). Stack traces show one more frame of the method — the entry, at
+ * the prologue's line — below the first variant frame of each serial walk; otherwise they name the
+ * variant as the method as written, at the same lines. The deferring copies call the entries, as
+ * before.
  */
 final class WorkerParameter {
     /** The worker variant's extra parameter type. */
@@ -77,7 +83,8 @@ final class WorkerParameter {
         Map<String, MethodNode> split = new LinkedHashMap<>();
         Map<String, MethodNode> resuming = new LinkedHashMap<>();
         for (MethodNode mn : serials) {
-            if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null && argSlots(mn) + 2 <= 255) {
+            if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null
+                    && argSlots(mn) + 2 <= 255) {
                 if (pureBeforePrologue(mn)) {
                     split.put(mn.name + mn.desc, mn);
                 } else if (resumesWithNoLocals(cn, mn) && flaggedVariantVerifies(cn, mn)) {
@@ -88,8 +95,9 @@ final class WorkerParameter {
         }
         Map<String, MethodNode> targets = new LinkedHashMap<>(split);
         for (MethodNode mn : cn.methods) {
-            if ((mn.access & (Opcodes.ACC_STATIC | Opcodes.ACC_SYNCHRONIZED | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE
-                    | Opcodes.ACC_SYNTHETIC)) == Opcodes.ACC_STATIC && !split.containsKey(mn.name + mn.desc)
+            int kind = Opcodes.ACC_STATIC | Opcodes.ACC_SYNCHRONIZED | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE
+                    | Opcodes.ACC_SYNTHETIC;
+            if ((mn.access & kind) == Opcodes.ACC_STATIC && !split.containsKey(mn.name + mn.desc)
                     && !mn.name.startsWith("<") && mn.instructions.size() > 0 && argSlots(mn) + 1 <= 255
                     && prologueQuestion(mn) == null
                     && !callsOf(cn, mn, split).isEmpty() && calledBy(cn, split.values(), mn)) {
@@ -108,15 +116,7 @@ final class WorkerParameter {
         }
         for (MethodNode callee : called.values()) {
             int slot = argSlots(callee);
-            MethodNode v = MethodSplit.copyWithMarker(callee, slot, null, MARKER);
-            MethodInsnNode ask = prologueQuestion(v);
-            if (ask != null) {
-                InsnList onWorker = new InsnList();
-                onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
-                onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn", "(" + MARKER + ")Z", false));
-                v.instructions.insertBefore(ask, onWorker);
-                v.instructions.remove(ask);
-            }
+            MethodNode v = variantOf(callee, slot);
             if (resuming.containsKey(callee.name + callee.desc)) {
                 addResumeFlag(v, slot + 1, (LabelNode) onWorkerLabel(v));
             }
@@ -131,6 +131,24 @@ final class WorkerParameter {
             }
         }
         return variants;
+    }
+
+    /**
+     * {@code callee} copied under the worker parameter in {@code slot}; a prologue's
+     * {@code mayDefer()} becomes {@code mayDeferOn(worker)}.
+     */
+    private static MethodNode variantOf(MethodNode callee, int slot) {
+        MethodNode v = MethodSplit.copyWithMarker(callee, slot, null, MARKER);
+        MethodInsnNode ask = prologueQuestion(v);
+        if (ask != null) {
+            InsnList onWorker = new InsnList();
+            onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
+            onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn",
+                    "(" + MARKER + ")Z", false));
+            v.instructions.insertBefore(ask, onWorker);
+            v.instructions.remove(ask);
+        }
+        return v;
     }
 
     /** True if a method of {@code callers} calls {@code mn}. */
@@ -154,7 +172,8 @@ final class WorkerParameter {
         if (!(ask.getPrevious() instanceof LabelNode)) {
             return false;
         }
-        String copyDesc = mn.desc.substring(0, mn.desc.indexOf(')')) + DeferringSplit.MARKER + mn.desc.substring(mn.desc.indexOf(')'));
+        int close = mn.desc.indexOf(')');
+        String copyDesc = mn.desc.substring(0, close) + DeferringSplit.MARKER + mn.desc.substring(close);
         for (AbstractInsnNode i = ask; i != null; i = i.getNext()) {
             if (i instanceof MethodInsnNode m && m.owner.equals(cn.name) && m.name.equals(mn.name)) {
                 return m.desc.equals(copyDesc);
@@ -172,20 +191,14 @@ final class WorkerParameter {
      */
     private static boolean flaggedVariantVerifies(ClassNode cn, MethodNode mn) {
         int slot = argSlots(mn);
-        MethodNode v = MethodSplit.copyWithMarker(mn, slot, null, MARKER);
-        MethodInsnNode ask = prologueQuestion(v);
-        InsnList onWorker = new InsnList();
-        onWorker.add(new VarInsnNode(Opcodes.ALOAD, slot));
-        onWorker.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "mayDeferOn", "(" + MARKER + ")Z", false));
-        v.instructions.insertBefore(ask, onWorker);
-        v.instructions.remove(ask);
+        MethodNode v = variantOf(mn, slot);
         addResumeFlag(v, slot + 1, (LabelNode) onWorkerLabel(v));
         v.maxLocals = LocalSlots.firstFree(v) + 2;
         v.maxStack = Math.max(v.maxStack, 8) + 8;
         try {
-            new org.objectweb.asm.tree.analysis.Analyzer<>(new org.objectweb.asm.tree.analysis.BasicVerifier()).analyze(cn.name, v);
+            new Analyzer<>(new BasicVerifier()).analyze(cn.name, v);
             return true;
-        } catch (org.objectweb.asm.tree.analysis.AnalyzerException | RuntimeException e) {
+        } catch (AnalyzerException | RuntimeException e) {
             return false;
         }
     }
@@ -208,12 +221,12 @@ final class WorkerParameter {
         for (AbstractInsnNode i = v.instructions.getFirst(); i != null; i = i.getNext()) {
             if (i instanceof VarInsnNode x && x.var >= slot) {
                 x.var++;
-            } else if (i instanceof org.objectweb.asm.tree.IincInsnNode x && x.var >= slot) {
+            } else if (i instanceof IincInsnNode x && x.var >= slot) {
                 x.var++;
             }
         }
         if (v.localVariables != null) {
-            for (org.objectweb.asm.tree.LocalVariableNode l : v.localVariables) {
+            for (LocalVariableNode l : v.localVariables) {
                 if (l.index >= slot) {
                     l.index++;
                 }
@@ -270,18 +283,24 @@ final class WorkerParameter {
             call.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
             slot += t.getSize();
         }
-        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER, false));
+        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER,
+                false));
         if (resumes) {
             call.add(new InsnNode(Opcodes.ICONST_1));
         }
-        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, cn.name, mn.name, withWorker(mn.desc, resumes), false));
+        call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, cn.name, mn.name, withWorker(mn.desc, resumes),
+                false));
         call.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
         mn.instructions.insert(toSerial.label, call);
         UnreachableCode.remove(mn);
     }
 
-    /** A caller that is not a callee: the worker into a local past its prologue (null before), passed to its calls. */
-    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, Map<String, MethodNode> resuming) {
+    /**
+     * A caller that is not a callee: the worker into a local past its prologue (null before),
+     * passed to its calls.
+     */
+    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called,
+            Map<String, MethodNode> resuming) {
         int w = LocalSlots.firstFree(mn);
         InsnList init = new InsnList();
         init.add(new InsnNode(Opcodes.ACONST_NULL));
@@ -320,8 +339,12 @@ final class WorkerParameter {
         return calls;
     }
 
-    /** Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed (and false: from the start), the variant called. */
-    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, Map<String, MethodNode> resuming, int slot) {
+    /**
+     * Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed (and
+     * false, from the start, for a variant with a resume flag), the variant called.
+     */
+    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called,
+            Map<String, MethodNode> resuming, int slot) {
         for (MethodInsnNode c : callsOf(cn, mn, called)) {
             boolean flag = resuming.containsKey(c.name + c.desc);
             mn.instructions.insertBefore(c, new VarInsnNode(Opcodes.ALOAD, slot));
