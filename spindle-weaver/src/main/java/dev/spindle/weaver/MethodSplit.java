@@ -110,15 +110,30 @@ final class MethodSplit {
     }
 
     /**
-     * The woven body, under the same name, with a trailing null marker parameter in slot
-     * {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
+     * {@code desc} with {@code types} (descriptors) appended to its parameters.
+     *
+     * @param desc  a method descriptor
+     * @param types parameter type descriptors
+     * @return the new descriptor
+     */
+    static String withParams(String desc, String... types) {
+        int close = desc.indexOf(')');
+        return desc.substring(0, close) + String.join("", types) + desc.substring(close);
+    }
+
+    /**
+     * The woven body, under the same name, with trailing marker parameters (a null marker, or a
+     * worker variant's worker and flag) from slot {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
      * live there as further parameters, stored into their slots before a jump to that point.
      */
-    static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String marker) {
+    static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String... markers) {
         Type[] args = Type.getArgumentTypes(mn.desc);
         List<Type> params = new ArrayList<>(Arrays.asList(args));
-        params.add(Type.getType(marker));
-        int shift = 1;
+        int shift = 0;
+        for (String marker : markers) {
+            params.add(Type.getType(marker));
+            shift += Type.getType(marker).getSize();
+        }
         if (resume != null) {
             for (ResumePoint.Local x : resume.passed()) {
                 params.add(x.type());

@@ -4,12 +4,10 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -81,15 +79,18 @@ final class WorkerParameter {
      */
     static List<MethodNode> apply(ClassNode cn, List<MethodNode> serials) {
         Map<String, MethodNode> split = new LinkedHashMap<>();
-        Map<String, MethodNode> resuming = new LinkedHashMap<>();
+        Map<String, MethodNode> resuming = new LinkedHashMap<>();     // entry's key -> its flagged variant
         for (MethodNode mn : serials) {
             if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null
                     && argSlots(mn) + 2 <= 255) {
                 if (pureBeforePrologue(mn)) {
                     split.put(mn.name + mn.desc, mn);
-                } else if (resumesWithNoLocals(cn, mn) && flaggedVariantVerifies(cn, mn)) {
-                    split.put(mn.name + mn.desc, mn);
-                    resuming.put(mn.name + mn.desc, mn);
+                } else if (resumesWithNoLocals(cn, mn)) {
+                    MethodNode flagged = flaggedVariant(cn, mn);
+                    if (flagged != null) {
+                        split.put(mn.name + mn.desc, mn);
+                        resuming.put(mn.name + mn.desc, flagged);
+                    }
                 }
             }
         }
@@ -116,10 +117,8 @@ final class WorkerParameter {
         }
         for (MethodNode callee : called.values()) {
             int slot = argSlots(callee);
-            MethodNode v = variantOf(callee, slot);
-            if (resuming.containsKey(callee.name + callee.desc)) {
-                addResumeFlag(v, slot + 1, (LabelNode) onWorkerLabel(v));
-            }
+            MethodNode flagged = resuming.get(callee.name + callee.desc);
+            MethodNode v = flagged != null ? flagged : variantOf(callee, slot, false);
             passWorker(cn, v, called, resuming, slot);
             variants.add(v);
         }
@@ -134,11 +133,13 @@ final class WorkerParameter {
     }
 
     /**
-     * {@code callee} copied under the worker parameter in {@code slot}; a prologue's
+     * {@code callee} copied under the worker parameter in {@code slot} (and, if {@code flag}, the
+     * resume flag after it, tested first: see {@link #skipToPrologue}); a prologue's
      * {@code mayDefer()} becomes {@code mayDeferOn(worker)}.
      */
-    private static MethodNode variantOf(MethodNode callee, int slot) {
-        MethodNode v = MethodSplit.copyWithMarker(callee, slot, null, MARKER);
+    private static MethodNode variantOf(MethodNode callee, int slot, boolean flag) {
+        MethodNode v = flag ? MethodSplit.copyWithMarker(callee, slot, null, MARKER, "Z")
+                : MethodSplit.copyWithMarker(callee, slot, null, MARKER);
         MethodInsnNode ask = prologueQuestion(v);
         if (ask != null) {
             InsnList onWorker = new InsnList();
@@ -147,6 +148,9 @@ final class WorkerParameter {
                     "(" + MARKER + ")Z", false));
             v.instructions.insertBefore(ask, onWorker);
             v.instructions.remove(ask);
+        }
+        if (flag) {
+            skipToPrologue(v, slot + 1, (LabelNode) onWorkerLabel(v));
         }
         return v;
     }
@@ -172,8 +176,7 @@ final class WorkerParameter {
         if (!(ask.getPrevious() instanceof LabelNode)) {
             return false;
         }
-        int close = mn.desc.indexOf(')');
-        String copyDesc = mn.desc.substring(0, close) + DeferringSplit.MARKER + mn.desc.substring(close);
+        String copyDesc = MethodSplit.withParams(mn.desc, DeferringSplit.MARKER);
         for (AbstractInsnNode i = ask; i != null; i = i.getNext()) {
             if (i instanceof MethodInsnNode m && m.owner.equals(cn.name) && m.name.equals(mn.name)) {
                 return m.desc.equals(copyDesc);
@@ -183,24 +186,26 @@ final class WorkerParameter {
     }
 
     /**
-     * True if the variant with a resume flag passes a data-flow check of its locals: the jump to
-     * the prologue skips the prefix, so every local read past the prologue must hold a value of
-     * its kind on that path too (the leading null stores of the handles are what the copy's
-     * resume stores as well). If not, the method gets no variant and its callers keep calling
-     * its entry.
+     * {@code mn}'s variant with a resume flag, if it passes a data-flow check of its locals: the
+     * jump to the prologue skips the prefix, so every local read past the prologue must hold a
+     * value of its kind on that path too (the leading null stores of the handles are what the
+     * copy's resume stores as well). Null if not: the method gets no variant and its callers keep
+     * calling its entry.
      */
-    private static boolean flaggedVariantVerifies(ClassNode cn, MethodNode mn) {
-        int slot = argSlots(mn);
-        MethodNode v = variantOf(mn, slot);
-        addResumeFlag(v, slot + 1, (LabelNode) onWorkerLabel(v));
+    private static MethodNode flaggedVariant(ClassNode cn, MethodNode mn) {
+        MethodNode v = variantOf(mn, argSlots(mn), true);
+        int maxLocals = v.maxLocals;
+        int maxStack = v.maxStack;
         v.maxLocals = LocalSlots.firstFree(v) + 2;
         v.maxStack = Math.max(v.maxStack, 8) + 8;
         try {
             new Analyzer<>(new BasicVerifier()).analyze(cn.name, v);
-            return true;
         } catch (AnalyzerException | RuntimeException e) {
-            return false;
+            return null;
         }
+        v.maxLocals = maxLocals;
+        v.maxStack = maxStack;
+        return v;
     }
 
     /** The label right before the variant's prologue (its resume point). */
@@ -214,25 +219,10 @@ final class WorkerParameter {
     }
 
     /**
-     * A trailing {@code boolean} parameter in {@code slot} (the locals above it move up one): when
-     * true, the variant skips to its prologue once the leading null stores of its handles ran.
+     * The resume flag in {@code slot}: when true, the variant skips to its prologue once the
+     * leading null stores of its handles ran.
      */
-    private static void addResumeFlag(MethodNode v, int slot, LabelNode resume) {
-        for (AbstractInsnNode i = v.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof VarInsnNode x && x.var >= slot) {
-                x.var++;
-            } else if (i instanceof IincInsnNode x && x.var >= slot) {
-                x.var++;
-            }
-        }
-        if (v.localVariables != null) {
-            for (LocalVariableNode l : v.localVariables) {
-                if (l.index >= slot) {
-                    l.index++;
-                }
-            }
-        }
-        v.desc = v.desc.substring(0, v.desc.indexOf(')')) + "Z" + v.desc.substring(v.desc.indexOf(')'));
+    private static void skipToPrologue(MethodNode v, int slot, LabelNode resume) {
         AbstractInsnNode after = v.instructions.getFirst();
         AbstractInsnNode last = null;
         while (after != null) {
@@ -254,8 +244,8 @@ final class WorkerParameter {
         } else {
             v.instructions.insert(last, skip);
         }
-        v.maxLocals++;
     }
+
 
     /** Argument slots of a static method. */
     private static int argSlots(MethodNode mn) {
@@ -357,7 +347,6 @@ final class WorkerParameter {
 
     /** {@code desc} with the worker as a trailing parameter, and the resume flag after it if asked. */
     static String withWorker(String desc, boolean flag) {
-        int close = desc.indexOf(')');
-        return desc.substring(0, close) + MARKER + (flag ? "Z" : "") + desc.substring(close);
+        return flag ? MethodSplit.withParams(desc, MARKER, "Z") : MethodSplit.withParams(desc, MARKER);
     }
 }
