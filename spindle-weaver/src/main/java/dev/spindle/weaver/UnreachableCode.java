@@ -92,7 +92,9 @@ final class UnreachableCode {
     /**
      * Debug entries the removal emptied: a line number with no instruction after it (its pc would
      * be the code's end), and a local variable whose range holds no instruction or repeats another
-     * entry (ranges that covered removed code collapse onto each other); the JVM rejects both.
+     * entry (ranges that covered removed code collapse onto each other); the JVM rejects both. A
+     * line number that another one follows before any instruction names no code any more, and goes
+     * too.
      */
     private static void dropEmptyDebugInfo(MethodNode mn) {
         for (AbstractInsnNode x = mn.instructions.getLast(); x != null && x.getOpcode() < 0; ) {
@@ -101,6 +103,17 @@ final class UnreachableCode {
                 mn.instructions.remove(x);
             }
             x = prev;
+        }
+        LineNumberNode pending = null;
+        for (AbstractInsnNode x = mn.instructions.getFirst(); x != null; x = x.getNext()) {
+            if (x instanceof LineNumberNode line) {
+                if (pending != null) {
+                    mn.instructions.remove(pending);
+                }
+                pending = line;
+            } else if (x.getOpcode() >= 0) {
+                pending = null;
+            }
         }
         if (mn.localVariables == null) {
             return;

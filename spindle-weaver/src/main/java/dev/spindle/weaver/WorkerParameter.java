@@ -46,11 +46,13 @@ import java.util.Map;
  * asks as {@code mayDefer} does). Where everything before the prologue may run twice
  * ({@link MethodSplit#isPure}: a base case such as {@code if (n < 2) return n;}) the variant starts
  * from the method's start. Where it may not — a {@link ResumePoint} past a call or a store, which
- * hands the deferring copy no local but the parameters — the variant takes a trailing
- * {@code boolean} as well: the entry, having run the prefix, passes true and the variant skips to
- * its prologue once its handle locals are null; a call from a variant passes false and the
- * variant runs the prefix itself; such a variant is kept only if a data-flow check of its locals
- * passes on the skipping path ({@code BasicVerifier}), else the method gets no variant. Why a thin
+ * hands the deferring copy no local but the parameters — the entry, having run the prefix, calls
+ * a second, <em>resume</em> variant, marked by a trailing {@code boolean} it never reads, that
+ * jumps to its prologue once its handle locals are null; the variant the walk recurses through
+ * runs the prefix itself and carries no flag (a flag tested at every frame was the seventh
+ * argument of Knapsack's {@code search}, one more than the JVM passes in registers on x86-64).
+ * A resume variant is kept only if a data-flow check of its locals passes on the skipping path
+ * ({@code BasicVerifier}), else the method gets no variant. Why a thin
  * entry and not the body with a worker found after the prologue: C2 inlines a recursive method
  * into itself one level, so which levels of a walk are real frames follows from the chain of
  * methods it is compiled through; an entry that is only a call keeps the chain of the method as
@@ -79,17 +81,17 @@ final class WorkerParameter {
      */
     static List<MethodNode> apply(ClassNode cn, List<MethodNode> serials) {
         Map<String, MethodNode> split = new LinkedHashMap<>();
-        Map<String, MethodNode> resuming = new LinkedHashMap<>();     // entry's key -> its flagged variant
+        Map<String, MethodNode> resuming = new LinkedHashMap<>();     // entry's key -> its resume variant
         for (MethodNode mn : serials) {
             if ((mn.access & Opcodes.ACC_STATIC) != 0 && prologueQuestion(mn) != null
                     && argSlots(mn) + 2 <= 255) {
                 if (pureBeforePrologue(mn)) {
                     split.put(mn.name + mn.desc, mn);
                 } else if (resumesWithNoLocals(cn, mn)) {
-                    MethodNode flagged = flaggedVariant(cn, mn);
-                    if (flagged != null) {
+                    MethodNode resume = resumeVariant(cn, mn);
+                    if (resume != null) {
                         split.put(mn.name + mn.desc, mn);
-                        resuming.put(mn.name + mn.desc, flagged);
+                        resuming.put(mn.name + mn.desc, resume);
                     }
                 }
             }
@@ -117,28 +119,33 @@ final class WorkerParameter {
         }
         for (MethodNode callee : called.values()) {
             int slot = argSlots(callee);
-            MethodNode flagged = resuming.get(callee.name + callee.desc);
-            MethodNode v = flagged != null ? flagged : variantOf(callee, slot, false);
-            passWorker(cn, v, called, resuming, slot);
+            MethodNode v = variantOf(callee, slot, false);
+            passWorker(cn, v, called, slot);
             variants.add(v);
+            MethodNode resume = resuming.get(callee.name + callee.desc);
+            if (resume != null) {
+                passWorker(cn, resume, called, slot);
+                variants.add(resume);
+            }
         }
         for (MethodNode mn : split.values()) {
             if (called.containsKey(mn.name + mn.desc)) {
                 returnTheVariant(cn, mn, resuming.containsKey(mn.name + mn.desc));
             } else if (!callsOf(cn, mn, called).isEmpty()) {
-                findTheWorker(cn, mn, called, resuming);
+                findTheWorker(cn, mn, called);
             }
         }
         return variants;
     }
 
     /**
-     * {@code callee} copied under the worker parameter in {@code slot} (and, if {@code flag}, the
-     * resume flag after it, tested first: see {@link #skipToPrologue}); a prologue's
-     * {@code mayDefer()} becomes {@code mayDeferOn(worker)}.
+     * {@code callee} copied under the worker parameter in {@code slot} (and, if {@code resume}, the
+     * resume variant: the marking {@code boolean} after it, and a jump to the prologue once the
+     * handle locals are null, see {@link #skipToPrologue}); a prologue's {@code mayDefer()} becomes
+     * {@code mayDeferOn(worker)}.
      */
-    private static MethodNode variantOf(MethodNode callee, int slot, boolean flag) {
-        MethodNode v = flag ? MethodSplit.copyWithMarker(callee, slot, null, MARKER, "Z")
+    private static MethodNode variantOf(MethodNode callee, int slot, boolean resume) {
+        MethodNode v = resume ? MethodSplit.copyWithMarker(callee, slot, null, MARKER, "Z")
                 : MethodSplit.copyWithMarker(callee, slot, null, MARKER);
         MethodInsnNode ask = prologueQuestion(v);
         if (ask != null) {
@@ -149,8 +156,8 @@ final class WorkerParameter {
             v.instructions.insertBefore(ask, onWorker);
             v.instructions.remove(ask);
         }
-        if (flag) {
-            skipToPrologue(v, slot + 1, (LabelNode) onWorkerLabel(v));
+        if (resume) {
+            skipToPrologue(v, (LabelNode) onWorkerLabel(v));
         }
         return v;
     }
@@ -186,13 +193,13 @@ final class WorkerParameter {
     }
 
     /**
-     * {@code mn}'s variant with a resume flag, if it passes a data-flow check of its locals: the
-     * jump to the prologue skips the prefix, so every local read past the prologue must hold a
-     * value of its kind on that path too (the leading null stores of the handles are what the
-     * copy's resume stores as well). Null if not: the method gets no variant and its callers keep
-     * calling its entry.
+     * {@code mn}'s resume variant, if it passes a data-flow check of its locals: the jump to the
+     * prologue skips the prefix, so every local read past the prologue must hold a value of its
+     * kind on that path too (the leading null stores of the handles are what the copy's resume
+     * stores as well). Null if not: the method gets no variants and its callers keep calling its
+     * entry.
      */
-    private static MethodNode flaggedVariant(ClassNode cn, MethodNode mn) {
+    private static MethodNode resumeVariant(ClassNode cn, MethodNode mn) {
         MethodNode v = variantOf(mn, argSlots(mn), true);
         int maxLocals = v.maxLocals;
         int maxStack = v.maxStack;
@@ -205,6 +212,7 @@ final class WorkerParameter {
         }
         v.maxLocals = maxLocals;
         v.maxStack = maxStack;
+        UnreachableCode.remove(v);
         return v;
     }
 
@@ -218,11 +226,8 @@ final class WorkerParameter {
         throw new IllegalStateException("no prologue in " + v.name + v.desc);
     }
 
-    /**
-     * The resume flag in {@code slot}: when true, the variant skips to its prologue once the
-     * leading null stores of its handles ran.
-     */
-    private static void skipToPrologue(MethodNode v, int slot, LabelNode resume) {
+    /** The resume variant skips to its prologue once the leading null stores of its handles ran. */
+    private static void skipToPrologue(MethodNode v, LabelNode resume) {
         AbstractInsnNode after = v.instructions.getFirst();
         AbstractInsnNode last = null;
         while (after != null) {
@@ -236,9 +241,7 @@ final class WorkerParameter {
                 break;
             }
         }
-        InsnList skip = new InsnList();
-        skip.add(new VarInsnNode(Opcodes.ILOAD, slot));
-        skip.add(new JumpInsnNode(Opcodes.IFNE, resume));
+        JumpInsnNode skip = new JumpInsnNode(Opcodes.GOTO, resume);
         if (last == null) {
             v.instructions.insert(skip);
         } else {
@@ -289,8 +292,7 @@ final class WorkerParameter {
      * A caller that is not a callee: the worker into a local past its prologue (null before),
      * passed to its calls.
      */
-    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called,
-            Map<String, MethodNode> resuming) {
+    private static void findTheWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called) {
         int w = LocalSlots.firstFree(mn);
         InsnList init = new InsnList();
         init.add(new InsnNode(Opcodes.ACONST_NULL));
@@ -301,7 +303,7 @@ final class WorkerParameter {
         find.add(new MethodInsnNode(Opcodes.INVOKESTATIC, MethodWeaver.CALL, "serialWorker", "()" + MARKER, false));
         find.add(new VarInsnNode(Opcodes.ASTORE, w));
         mn.instructions.insert(toSerial.label, find);
-        passWorker(cn, mn, called, resuming, w);
+        passWorker(cn, mn, called, w);
         mn.maxLocals = Math.max(mn.maxLocals, w + 1);
     }
 
@@ -329,24 +331,16 @@ final class WorkerParameter {
         return calls;
     }
 
-    /**
-     * Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed (and
-     * false, from the start, for a variant with a resume flag), the variant called.
-     */
-    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called,
-            Map<String, MethodNode> resuming, int slot) {
+    /** Each call of {@code mn} to a method of {@code called}: the worker in {@code slot} pushed, the variant called. */
+    private static void passWorker(ClassNode cn, MethodNode mn, Map<String, MethodNode> called, int slot) {
         for (MethodInsnNode c : callsOf(cn, mn, called)) {
-            boolean flag = resuming.containsKey(c.name + c.desc);
             mn.instructions.insertBefore(c, new VarInsnNode(Opcodes.ALOAD, slot));
-            if (flag) {
-                mn.instructions.insertBefore(c, new InsnNode(Opcodes.ICONST_0));
-            }
-            c.desc = withWorker(c.desc, flag);
+            c.desc = withWorker(c.desc, false);
         }
     }
 
-    /** {@code desc} with the worker as a trailing parameter, and the resume flag after it if asked. */
-    static String withWorker(String desc, boolean flag) {
-        return flag ? MethodSplit.withParams(desc, MARKER, "Z") : MethodSplit.withParams(desc, MARKER);
+    /** {@code desc} with the worker as a trailing parameter, and the resume variant's marking {@code boolean} after it if asked. */
+    static String withWorker(String desc, boolean resume) {
+        return resume ? MethodSplit.withParams(desc, MARKER, "Z") : MethodSplit.withParams(desc, MARKER);
     }
 }

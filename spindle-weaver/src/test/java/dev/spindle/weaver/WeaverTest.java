@@ -725,11 +725,23 @@ class WeaverTest {
             assertFalse(inVariant.stream().anyMatch(c -> c.equals("Walk.sum(I)J") || c.equals("Walk.twice(I)J")),
                     "the variant's serial calls pass the worker on: " + inVariant);
         }
-        // counted's prefix has an effect (frames++): its variant takes a flag, and its entry, having
-        // run the prefix, passes true so that the variant skips to its prologue
+        // counted's prefix has an effect (frames++): its entry, having run the prefix, calls a
+        // resume variant (marked by a boolean it never reads) that starts at its prologue; the
+        // recursion goes through the plain variant, which runs the prefix itself and carries no flag
         String resuming = "(I" + WorkerParameter.MARKER + "Z)J";
-        assertTrue(methodsNamed(cn, "counted").stream().anyMatch(m -> m.desc.equals(resuming)),
-                methodsNamed(cn, "counted").stream().map(m -> m.desc).toList().toString());
+        org.objectweb.asm.tree.MethodNode resume = methodsNamed(cn, "counted").stream().filter(m -> m.desc.equals(resuming))
+                .findFirst().orElseThrow(() -> new AssertionError(methodsNamed(cn, "counted").stream().map(m -> m.desc).toList()));
+        org.objectweb.asm.tree.MethodNode countedVariant = methodsNamed(cn, "counted").stream()
+                .filter(m -> m.desc.equals(onWorker)).findFirst().orElseThrow();
+        for (org.objectweb.asm.tree.MethodNode m : List.of(resume, countedVariant)) {
+            assertFalse(typedCalls(m).contains("Walk.counted" + resuming), "only the entry resumes: " + typedCalls(m));
+            assertTrue(typedCalls(m).contains("Walk.counted" + onWorker), typedCalls(m).toString());
+        }
+        int flagSlot = 2;                                              // n, the worker, then the marking boolean
+        for (org.objectweb.asm.tree.AbstractInsnNode i : resume.instructions) {
+            assertFalse(i instanceof org.objectweb.asm.tree.VarInsnNode v && v.getOpcode() == org.objectweb.asm.Opcodes.ILOAD
+                    && v.var == flagSlot, "the resume variant never reads its marking boolean");
+        }
         assertTrue(methodsNamed(cn, "hop").stream().anyMatch(m -> m.desc.equals(onWorker)),
                 "a static helper between two woven methods passes the worker on: " + methodsNamed(cn, "hop").stream()
                         .map(m -> m.desc).toList());
