@@ -909,8 +909,7 @@ public final class Worker extends WorkerPad1 {
             if (t == null) {
                 lastEnd = 0L;
                 if (index >= pool.parallelism() && pool.retire(this)) {
-                    quietUntil = 0L;
-                    countQuiet(false);
+                    closeQuietWindow();
                     if (searching) {
                         idle.stopSearching(true);   // pass on a wake-up meant for a worker that stays
                     }
@@ -952,8 +951,7 @@ public final class Worker extends WorkerPad1 {
         if (searching) {
             idle.stopSearching(false);
         }
-        quietUntil = 0L;
-        countQuiet(false);
+        closeQuietWindow();
         cancelLocalTasks();
     }
 
@@ -1008,9 +1006,14 @@ public final class Worker extends WorkerPad1 {
             counters.quietWindows++;
             countQuiet(true);
         } else {
-            quietUntil = 0L;
-            countQuiet(false);
+            closeQuietWindow();
         }
+    }
+
+    /** Ends this worker's quiet window, if one is open, and uncounts it from the pool's. */
+    private void closeQuietWindow() {
+        quietUntil = 0L;
+        countQuiet(false);
     }
 
     /** Keeps the pool's count of quiet workers ({@link SpindlePool#othersQuiet}) in step with this worker's window. */
@@ -1028,8 +1031,7 @@ public final class Worker extends WorkerPad1 {
             return true;
         }
         if (System.nanoTime() - q >= 0L) {
-            quietUntil = 0L;
-            countQuiet(false);
+            closeQuietWindow();
             return true;
         }
         return false;

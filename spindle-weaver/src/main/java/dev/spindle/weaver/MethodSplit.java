@@ -123,7 +123,8 @@ final class MethodSplit {
 
     /**
      * The woven body, under the same name, with trailing marker parameters (a null marker, or a
-     * worker variant's worker and flag) from slot {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
+     * worker variant's worker and, for a resume variant, its marking {@code boolean}) from slot
+     * {@code argSlots} — and, if the copy resumes at a point past the method's start, the locals
      * live there as further parameters, stored into their slots before a jump to that point.
      */
     static MethodNode copyWithMarker(MethodNode mn, int argSlots, ResumePoint resume, String... markers) {
