@@ -393,6 +393,7 @@ public final class Worker extends WorkerPad1 {
             runLoop();
         } catch (Throwable ex) {
             death = ex;
+            counters.taskAbandoned(System.nanoTime());   // the task it died in ends here; a replacement shares the counters
         } finally {
             pool.onWorkerExit(this, death);
         }
@@ -930,9 +931,10 @@ public final class Worker extends WorkerPad1 {
                 followPinning();
                 long start = System.nanoTime();
                 boolean promoted = t.promotedAt() != 0L;
+                counters.taskStarted(start);
                 searching = runFound(t, true);
                 lastEnd = System.nanoTime();
-                counters.busyNanos += lastEnd - start;
+                counters.taskEnded(start, lastEnd);
                 if (promoted) {
                     weighPiece(start - searchStart, lastEnd - start, lastEnd);
                 }
@@ -944,9 +946,10 @@ public final class Worker extends WorkerPad1 {
             }
             // Back-to-back local tasks: one clock read each (the previous end is this start).
             long start = lastEnd != 0L ? lastEnd : System.nanoTime();
+            counters.taskStarted(start);
             runTask(t);
             lastEnd = System.nanoTime();
-            counters.busyNanos += lastEnd - start;
+            counters.taskEnded(start, lastEnd);
         }
         if (searching) {
             idle.stopSearching(false);
@@ -1219,6 +1222,6 @@ public final class Worker extends WorkerPad1 {
         WorkerCounters c = counters;
         long made = madeInPlace;
         return new WorkerStatistics(index, c.tasksRun, c.steals, c.failedSteals, c.parks, c.helpingJoins, c.submissionsTaken, c.quietWindows,
-                c.busyNanos, c.waitNanos, FutureCounts.of(latent.counts()).plus(new FutureCounts(made, made, 0, 0)));
+                c.busyNanos(System.nanoTime()), c.waitNanos, FutureCounts.of(latent.counts()).plus(new FutureCounts(made, made, 0, 0)));
     }
 }

@@ -21,9 +21,9 @@ package dev.spindle.runtime;
  *                         search (see {@code RequestBackoff})
  * @param busyNanos        nanoseconds spent running the tasks the worker's main loop took (its own
  *                         and stolen ones, with every join and touch inside them); the rest of the
- *                         worker's time it was searching for work or parked. A task's time is
- *                         added just after it completes, so a snapshot taken the moment a join of
- *                         that task returns may not include it yet
+ *                         worker's time it was searching for work or parked. A task still
+ *                         running counts up to the snapshot, so a snapshot taken the moment a
+ *                         join of that task returns already holds all of it
  * @param waitNanos        nanoseconds spent inside those tasks waiting with nothing to run
  *                         (spinning, yielding, parked), not counting tasks run meanwhile: in joins
  *                         (fork/join, a loop's members) and in touches of a promoted future
