@@ -249,7 +249,6 @@ final class WorkerParameter {
         }
     }
 
-
     /** Argument slots of a static method. */
     private static int argSlots(MethodNode mn) {
         return (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - 1;
