@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -399,7 +401,7 @@ class SpindlePoolTest {
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             AtomicInteger joiner = new AtomicInteger(-1);
-            java.util.concurrent.atomic.AtomicLong parksBeforeJoin = new java.util.concurrent.atomic.AtomicLong(-1);
+            AtomicLong parksBeforeJoin = new AtomicLong(-1);
             class Child extends Task<Integer> {
                 @Override
                 protected Integer compute() throws InterruptedException {
@@ -449,9 +451,9 @@ class SpindlePoolTest {
         try (SpindlePool pool = new SpindlePool(1)) {
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            java.util.concurrent.atomic.AtomicLong startedAt = new java.util.concurrent.atomic.AtomicLong();
+            AtomicLong startedAt = new AtomicLong();
             PoolStatistics before = pool.statistics();
-            java.util.concurrent.Callable<Boolean> body = () -> {
+            Callable<Boolean> body = () -> {
                 startedAt.set(System.nanoTime());
                 started.countDown();
                 return release.await(30, TimeUnit.SECONDS);
