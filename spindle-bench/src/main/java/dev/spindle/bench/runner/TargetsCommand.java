@@ -27,11 +27,15 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "targets", mixinStandardHelpOptions = true,
         description = {"Judge the issues' performance targets on saved runs (each DIR's results.json, or the file).",
-                "With several runs: each target's figure in every run, their median, and in how many runs it was met."})
+                "With several runs: each target's figure in every run, their median, and in how many runs it was met.",
+                "--markdown prints the same as a Markdown table, as docs/PERFORMANCE.md keeps it."})
 public final class TargetsCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "DIR|FILE", description = "A --out directory of ./spindle bench, or its results.json.")
     List<Path> runs;
+
+    @CommandLine.Option(names = "--markdown", description = "Print a Markdown table instead of text.")
+    boolean markdown;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -71,19 +75,16 @@ public final class TargetsCommand implements Callable<Integer> {
         }
         if (judged.size() == 1) {
             System.out.println(names.get(0));
-            System.out.print(TargetTable.text(judged.get(0), Size.DEFAULT));
+            System.out.print(markdown ? TargetTable.markdown(judged.get(0), Size.DEFAULT) : TargetTable.text(judged.get(0), Size.DEFAULT));
         } else if (!judged.isEmpty()) {
-            System.out.print(across(names, judged));
+            System.out.print(markdown ? acrossMarkdown(names, judged) : across(names, judged));
         }
         return 0;
     }
 
-    /**
-     * Each target measured in at least one run: its figure in each run ("-" where not measured), the
-     * median of those, and in how many of them it was met.
-     */
-    static String across(List<String> names, List<List<Target.Outcome>> judged) {
-        Map<String, Target.Outcome[]> byTarget = new LinkedHashMap<>();    // each target measured somewhere: its outcome per run
+    /** Each target measured in at least one run, by its issue and description: its outcome per run (null where not measured). */
+    private static Map<String, Target.Outcome[]> byTarget(List<List<Target.Outcome>> judged) {
+        Map<String, Target.Outcome[]> byTarget = new LinkedHashMap<>();
         for (int i = 0; i < judged.size(); i++) {
             for (Target.Outcome o : judged.get(i)) {
                 if (o.measured()) {
@@ -92,31 +93,76 @@ public final class TargetsCommand implements Callable<Integer> {
                 }
             }
         }
+        return byTarget;
+    }
+
+    /** One target across the runs: its figures' median, whether the median meets it, and in how many runs it was met. */
+    private record AcrossRuns(Target target, double median, int met, int measured) {
+        static AcrossRuns of(Target.Outcome[] outcomes) {
+            List<Double> values = new ArrayList<>();
+            int met = 0;
+            Target t = null;
+            for (Target.Outcome o : outcomes) {
+                if (o != null) {
+                    t = o.target();
+                    values.add(o.reading().orElseThrow().value());
+                    met += o.met() ? 1 : 0;
+                }
+            }
+            return new AcrossRuns(t, Report.median(values).orElseThrow(), met, values.size());
+        }
+
+        String verdict() {
+            return target.metBy(median) ? "met" : "missed";
+        }
+    }
+
+    /**
+     * Each target measured in at least one run: its figure in each run ("-" where not measured), the
+     * median of those, and in how many of them it was met.
+     */
+    static String across(List<String> names, List<List<Target.Outcome>> judged) {
+        Map<String, Target.Outcome[]> byTarget = byTarget(judged);
         StringBuilder sb = new StringBuilder("Targets over " + judged.size() + " runs:\n");
         for (int i = 0; i < names.size(); i++) {
             sb.append("  run ").append(i + 1).append(": ").append(names.get(i)).append('\n');
         }
         int w = byTarget.keySet().stream().mapToInt(String::length).max().orElse(0);
         for (Map.Entry<String, Target.Outcome[]> e : byTarget.entrySet()) {
-            List<Double> values = new ArrayList<>();
             StringBuilder cells = new StringBuilder();
-            int met = 0;
-            Target t = null;
             for (Target.Outcome o : e.getValue()) {
-                if (o == null) {
-                    cells.append(String.format("%7s", "-"));
-                    continue;
-                }
-                t = o.target();
-                values.add(o.reading().orElseThrow().value());
-                cells.append(String.format("%7s", o.value() + (o.met() ? " " : "*")));
-                met += o.met() ? 1 : 0;
+                cells.append(String.format("%7s", o == null ? "-" : o.value() + (o.met() ? " " : "*")));
             }
-            double median = Report.median(values).orElseThrow();
+            AcrossRuns a = AcrossRuns.of(e.getValue());
             sb.append(String.format(Locale.ROOT, "  %-" + w + "s %s   median %s (%s), met in %d of %d%n", e.getKey(), cells,
-                    Target.format(median), t.metBy(median) ? "met" : "missed", met, values.size()));
+                    Target.format(a.median()), a.verdict(), a.met(), a.measured()));
         }
         return sb.append("  (* = missed in that run; - = not measured)\n").toString();
+    }
+
+    /** What {@link #across} prints, as a Markdown table: one row per target, one column per run. */
+    static String acrossMarkdown(List<String> names, List<List<Target.Outcome>> judged) {
+        Map<String, Target.Outcome[]> byTarget = byTarget(judged);
+        StringBuilder sb = new StringBuilder("Targets over " + judged.size() + " runs (**bold** = missed in that run; - = not measured):\n\n");
+        for (int i = 0; i < names.size(); i++) {
+            sb.append("- run ").append(i + 1).append(": ").append(names.get(i)).append('\n');
+        }
+        sb.append("\n| issue | target |");
+        for (int i = 0; i < names.size(); i++) {
+            sb.append(" run ").append(i + 1).append(" |");
+        }
+        sb.append(" median | met in |\n|---|---|").append("---:|".repeat(names.size())).append("---:|---:|\n");
+        for (Target.Outcome[] outcomes : byTarget.values()) {
+            AcrossRuns a = AcrossRuns.of(outcomes);
+            sb.append("| #").append(a.target().issue()).append(" | ").append(a.target().describe()).append(" |");
+            for (Target.Outcome o : outcomes) {
+                sb.append(' ').append(o == null ? "-" : o.met() ? o.value() : "**" + o.value() + "**").append(" |");
+            }
+            String median = Target.format(a.median());
+            sb.append(' ').append(a.target().metBy(a.median()) ? median : "**" + median + "**").append(" | ")
+                    .append(a.met()).append(" of ").append(a.measured()).append(" |\n");
+        }
+        return sb.toString();
     }
 
     /**

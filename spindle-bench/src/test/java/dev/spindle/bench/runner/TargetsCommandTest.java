@@ -83,6 +83,20 @@ class TargetsCommandTest {
     }
 
     @Test
+    void markdownGivesTheSameFiguresAsATable(@TempDir Path dir) throws Exception {
+        String several = run("targets", "--markdown", saved(dir, "a", 102).toString(), saved(dir, "bb", 105.4).toString(),
+                saved(dir, "ccc", 99).toString());
+        assertTrue(several.startsWith("Targets over 3 runs (**bold** = missed in that run; - = not measured):"), several);
+        assertTrue(several.contains("| issue | target | run 1 | run 2 | run 3 | median | met in |\n|---|---|---:|---:|---:|---:|---:|\n"),
+                several);
+        assertTrue(several.contains("| #4 | FFT: spindle-directive T1/Ts ≤ 1.03 | 1.02 | **1.054** | 0.99 | 1.02 | 2 of 3 |"), several);
+        String missedMedian = run("targets", "--markdown", saved(dir, "d", 104).toString(), saved(dir, "ee", 105).toString());
+        assertTrue(missedMedian.contains("| **1.04** | **1.05** | **1.045** | 0 of 2 |"), missedMedian);
+        String one = run("targets", "--markdown", saved(dir, "f", 102).toString());
+        assertTrue(one.contains("| #4 | FFT: spindle-directive T1/Ts ≤ 1.03 | 1.02 | met | spindle-directive P=1 102 / seq 100 ms |"), one);
+    }
+
+    @Test
     void badInputNamesTheFileAndWhatIsWrong(@TempDir Path dir) throws Exception {
         assertEquals(2, SpindleCli.execute("targets", dir.resolve("missing").toString()));
         Path bad = Files.writeString(dir.resolve("bad.json"), "[{\"suite\": \"fj\",]");
