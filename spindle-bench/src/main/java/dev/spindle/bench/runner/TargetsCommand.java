@@ -112,8 +112,12 @@ public final class TargetsCommand implements Callable<Integer> {
             return new AcrossRuns(t, Report.median(values).orElseThrow(), met, values.size());
         }
 
+        boolean medianMet() {
+            return target.metBy(median);
+        }
+
         String verdict() {
-            return target.metBy(median) ? "met" : "missed";
+            return medianMet() ? "met" : "missed";
         }
     }
 
@@ -159,7 +163,7 @@ public final class TargetsCommand implements Callable<Integer> {
                 sb.append(' ').append(o == null ? "-" : o.met() ? o.value() : "**" + o.value() + "**").append(" |");
             }
             String median = Target.format(a.median());
-            sb.append(' ').append(a.target().metBy(a.median()) ? median : "**" + median + "**").append(" | ")
+            sb.append(' ').append(a.medianMet() ? median : "**" + median + "**").append(" | ")
                     .append(a.met()).append(" of ").append(a.measured()).append(" |\n");
         }
         return sb.toString();
