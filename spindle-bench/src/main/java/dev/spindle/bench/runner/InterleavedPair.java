@@ -116,38 +116,43 @@ public final class InterleavedPair {
                         + b.variants().stream().map(Variant::name).toList()));
     }
 
+    /** One variant's last two thirds of the rounds: their median, and which rounds were slow. */
+    private record Tail(double median, boolean[] slow, String slowRuns) {
+        static Tail of(double[] times) {
+            int from = times.length / 3;
+            double median = Report.median(Arrays.stream(times, from, times.length).boxed().toList()).orElseThrow();
+            boolean[] slow = new boolean[times.length - from];
+            StringBuilder runs = new StringBuilder();
+            for (int i = 0; i < slow.length; i++) {
+                slow[i] = times[from + i] > SLOW * median;
+                if (slow[i]) {
+                    runs.append(String.format(Locale.ROOT, " %.1f", times[from + i]));
+                }
+            }
+            return new Tail(median, slow, runs.toString());
+        }
+
+        String line(String name, int width) {
+            return String.format(Locale.ROOT, "%-" + width + "s median %.2f ms over the last %d rounds; slow runs:%s%n",
+                    name, median, slow.length, slowRuns);
+        }
+    }
+
     /** The report on the last two thirds of the rounds. */
     static String report(String a, String other, double[] ta, double[] tb) {
-        int from = ta.length / 3;
-        double ma = median(Arrays.copyOfRange(ta, from, ta.length));
-        double mb = median(Arrays.copyOfRange(tb, from, tb.length));
+        Tail x = Tail.of(ta);
+        Tail y = Tail.of(tb);
         int both = 0;
         int onlyA = 0;
         int onlyB = 0;
-        StringBuilder slowA = new StringBuilder();
-        StringBuilder slowB = new StringBuilder();
-        for (int r = from; r < ta.length; r++) {
-            boolean sa = ta[r] > SLOW * ma;
-            boolean sb = tb[r] > SLOW * mb;
-            if (sa) {
-                slowA.append(String.format(Locale.ROOT, " %.1f", ta[r]));
-            }
-            if (sb) {
-                slowB.append(String.format(Locale.ROOT, " %.1f", tb[r]));
-            }
-            both += sa && sb ? 1 : 0;
-            onlyA += sa && !sb ? 1 : 0;
-            onlyB += sb && !sa ? 1 : 0;
+        for (int r = 0; r < x.slow().length; r++) {
+            both += x.slow()[r] && y.slow()[r] ? 1 : 0;
+            onlyA += x.slow()[r] && !y.slow()[r] ? 1 : 0;
+            onlyB += y.slow()[r] && !x.slow()[r] ? 1 : 0;
         }
-        int n = ta.length - from;
         int w = Math.max(a.length(), other.length());
-        return String.format(Locale.ROOT, "%-" + w + "s median %.2f ms over the last %d rounds; slow runs:%s%n", a, ma, n, slowA)
-                + String.format(Locale.ROOT, "%-" + w + "s median %.2f ms over the last %d rounds; slow runs:%s%n", other, mb, n, slowB)
+        return x.line(a, w) + y.line(other, w)
                 + String.format(Locale.ROOT, "%s / %s = %.3f; rounds slow (> %.2f x median) for both %d, for %s only %d, for %s only %d, of %d%n",
-                a, other, ma / mb, SLOW, both, a, onlyA, other, onlyB, n);
-    }
-
-    private static double median(double[] x) {
-        return Report.median(Arrays.stream(x).boxed().toList()).orElseThrow();
+                a, other, x.median() / y.median(), SLOW, both, a, onlyA, other, onlyB, x.slow().length);
     }
 }
