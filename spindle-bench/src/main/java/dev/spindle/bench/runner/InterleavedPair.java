@@ -82,8 +82,8 @@ public final class InterleavedPair {
      * @throws Exception if a variant cannot be opened or closed
      */
     static <I, R> String run(Benchmark<I, R> b, String a, String other, int workers, int rounds) throws Exception {
-        Variant<I, R> va = variant(b, a);
-        Variant<I, R> vb = variant(b, other);
+        Variant<I, R> va = b.variant(a);
+        Variant<I, R> vb = b.variant(other);
         I input = b.prepare(Size.DEFAULT);
         double[][] ms = new double[2][rounds];
         R reference = null;
@@ -108,12 +108,6 @@ public final class InterleavedPair {
             }
         }
         return report(a, other, ms[0], ms[1]);
-    }
-
-    private static <I, R> Variant<I, R> variant(Benchmark<I, R> b, String name) {
-        return b.variants().stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException(b.name() + " has no variant '" + name + "'; it has "
-                        + b.variants().stream().map(Variant::name).toList()));
     }
 
     /** One variant's last two thirds of the rounds: their median, and which rounds were slow. */

@@ -66,8 +66,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
     private <I, R> List<Measurement> measure(Suite s, Benchmark<I, R> b, Object ref) {
         Size sz = Size.parse(size);
         Runner runner = new Runner(sz, workers, runs, new Warmup(warmup, warmupNanos, maxWarmup), Progress.child(System.out), null, false);
-        Variant<I, R> v = b.variants().stream().filter(x -> x.name().equals(variant)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no variant " + variant));
+        Variant<I, R> v = b.variant(variant);
         I input = b.prepare(sz);
         return Runner.withForkCeilings(runner.measureVariant(s, b, v, input, new Object[]{ref}), sz);
     }

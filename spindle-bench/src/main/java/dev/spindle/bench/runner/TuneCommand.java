@@ -51,7 +51,7 @@ public final class TuneCommand implements Callable<Integer> {
 
     private <I, R> void tune(Benchmark<I, R> b, Size sz) {
         FutureProgram<I, R> p = (FutureProgram<I, R>) unwrap(b);
-        Variant<I, R> v = b.variants().stream().filter(x -> x.name().equals("fjp-tuned")).findFirst().orElseThrow();
+        Variant<I, R> v = b.variant("fjp-tuned");
         I input = b.prepare(sz);
         String key = "spindle.bench.cutoff." + b.name();
         String before = System.getProperty(key);

@@ -35,6 +35,19 @@ public interface Benchmark<I, R> {
     List<Variant<I, R>> variants();
 
     /**
+     * The variant of that name.
+     *
+     * @param name a variant's name
+     * @return the variant
+     * @throws IllegalArgumentException naming the benchmark, the name and the variants it has
+     */
+    default Variant<I, R> variant(String name) {
+        return variants().stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow(() ->
+                new IllegalArgumentException(name() + " has no variant '" + name + "'; it has "
+                        + variants().stream().map(Variant::name).toList()));
+    }
+
+    /**
      * Checks an answer against the sequential one.
      *
      * @param expected the seq variant's answer
