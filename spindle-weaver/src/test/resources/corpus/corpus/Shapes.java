@@ -388,6 +388,52 @@ public class Shapes {
     public static int shapeBaseCaseThatCanThrowIsNotCopied() { try { return firstZero(new int[] {3, 2, 1}, 0); } catch (ArrayIndexOutOfBoundsException e) { return -1; } }
     static synchronized int lockedFib(int n) { if (n < 2) return n; @Future int a = lockedFib(n - 1); int b = lockedFib(n - 2); return a + b; }
     public static int shapeSynchronizedRecursion() { return lockedFib(15); }
+    // ------------------------------------------------------------------ found by RandomWovenMethodsTest
+    // The prologue's call of the deferring copy sits inside a try block (here after a pure prefix,
+    // below at a resume point): a failure the copy lets escape past its own copy of the block must
+    // leave the method, not be caught a second time by the serial method's handler.
+    static int copiedFromAPrefixInATry(int d, boolean fail) {
+        int acc = d;
+        if (d < 0) return acc;
+        try { @Future int x = sq(d); acc += x; } catch (IllegalStateException e) { acc += 1000; }
+        if (fail) throw new IllegalStateException("after the try " + acc);
+        return acc;
+    }
+    public static int shapeFailureAfterATryTheCopyRanFromAPrefix() { return copiedFromAPrefixInATry(3, true); }
+    static int resumedInATry(int d, boolean fail) {
+        int acc = d;
+        Object made = new Object();
+        if (d == made.hashCode()) return acc;
+        try { @Future int x = sq(d); acc += x; } catch (IllegalStateException e) { acc += 1000; }
+        if (fail) throw new IllegalStateException("after the try " + acc);
+        return acc;
+    }
+    public static int shapeFailureAfterATryTheCopyResumedIn() { return resumedInATry(3, true); }
+    // A recursion's future in a try block, with a failure after it: on a worker the entry returns
+    // its worker variant (WorkerParameter) from the prologue's region, which no handler covers.
+    static int recursionInATry(int n) {
+        int acc = n;
+        if (n < 2) return n;
+        try { @Future int a = recursionInATry(n - 1); acc += a + recursionInATry(n - 2); } catch (IllegalStateException e) { acc += e.getMessage().hashCode() % 1000; }
+        if (n % 5 == 4) throw new IllegalStateException("at " + n + " " + acc);
+        return acc;
+    }
+    public static int shapeFailureAfterATryOfARecursionOnAWorker() { try { return recursionInATry(14); } catch (IllegalStateException e) { return e.getMessage().hashCode(); } }
+    // Empty branches in try blocks: a goto to the next instruction is all such a range holds, and
+    // it is removed from the copy; the try block must go with it (an empty range does not load).
+    static int emptyBranchesInTries(int d) {
+        int acc = d;
+        try { try { if (acc == 7) return sq(acc); } catch (IllegalStateException e) { acc += 17; } } catch (IllegalStateException e) { acc += 5; }
+        try {
+            if (acc % 3 == 0) {
+                @Future int x = sq(acc);
+                switch (acc % 3) { case 0 -> { } case 1 -> { } default -> { } }
+            } else {
+            }
+        } catch (IllegalStateException e) { acc += 5; }
+        return acc;
+    }
+    public static int shapeEmptyBranchesInTries() { return emptyBranchesInTries(3) + emptyBranchesInTries(4) + emptyBranchesInTries(7); }
     static int overflow(int d) { if (d > 50) throw new StackOverflowError("deep " + d); return overflow(d + 1) + 1; }
 
     static class Built { final int value; Built(int v) { @Future int x = sq(v); this.value = x + 1; } }

@@ -215,12 +215,15 @@ final class MethodSplit {
                 }
             }
         }
+        LabelNode end = new LabelNode();
         p.add(askThenRunCopy(cn, mn, copy, isStatic, List.of(), ask));
+        p.add(end);
         if (at == null) {
             mn.instructions.insert(p);
         } else {
             mn.instructions.insertBefore(at, p);
         }
+        excludeFromHandlers(mn, start, end);
     }
 
     /**
@@ -231,7 +234,69 @@ final class MethodSplit {
     private static void addResumingPrologue(ClassNode cn, MethodNode mn, MethodNode copy, boolean isStatic,
             ResumePoint resume, Question ask) {
         // after the label: it stays where the copy jumps to
-        mn.instructions.insert(resume.label(), askThenRunCopy(cn, mn, copy, isStatic, resume.passed(), ask));
+        InsnList p = new InsnList();
+        LabelNode start = new LabelNode();
+        LabelNode end = new LabelNode();
+        p.add(start);
+        p.add(askThenRunCopy(cn, mn, copy, isStatic, resume.passed(), ask));
+        p.add(end);
+        mn.instructions.insert(resume.label(), p);
+        excludeFromHandlers(mn, start, end);
+    }
+
+    /**
+     * Takes the instructions from {@code from} to {@code to} out of every exception handler's
+     * range in {@code mn}: a handler that covered them is split around them, a part with no
+     * instruction dropped. For a path that hands the rest of the method to another method (the
+     * prologue's call of the copy and its return): that method has the handlers itself, so an
+     * exception it lets escape must leave this frame too, not be caught a second time here. A
+     * resume point inside a {@code try} block put such a call inside the block's range, and a
+     * failure the copy had already left its handler with was handled again in the serial method
+     * (found by {@code RandomWovenMethodsTest}). The call of a worker variant that
+     * {@link WorkerParameter} later puts after the question lies in the same region.
+     *
+     * @param mn   the method
+     * @param from a label in {@code mn}, before {@code to}
+     * @param to   a label in {@code mn}
+     */
+    static void excludeFromHandlers(MethodNode mn, LabelNode from, LabelNode to) {
+        InsnList l = mn.instructions;
+        int a = l.indexOf(from);
+        int b = l.indexOf(to);
+        List<TryCatchBlockNode> kept = new ArrayList<>();
+        for (TryCatchBlockNode t : mn.tryCatchBlocks) {
+            if (l.indexOf(t.start) >= b || l.indexOf(t.end) <= a) {
+                kept.add(t);
+                continue;
+            }
+            // both parts keep the handler's place in the table (inner handlers come first), and
+            // its type annotations: ASM numbers them by table index as it writes each entry
+            if (hasCode(l, t.start, from)) {
+                kept.add(part(t, t.start, from));
+            }
+            if (hasCode(l, to, t.end)) {
+                kept.add(part(t, to, t.end));
+            }
+        }
+        mn.tryCatchBlocks.clear();
+        mn.tryCatchBlocks.addAll(kept);
+    }
+
+    private static TryCatchBlockNode part(TryCatchBlockNode t, LabelNode start, LabelNode end) {
+        TryCatchBlockNode p = new TryCatchBlockNode(start, end, t.handler, t.type);
+        p.visibleTypeAnnotations = t.visibleTypeAnnotations;
+        p.invisibleTypeAnnotations = t.invisibleTypeAnnotations;
+        return p;
+    }
+
+    /** True if an instruction lies between the two labels (a handler's range may not be empty). */
+    private static boolean hasCode(InsnList l, LabelNode from, LabelNode to) {
+        for (AbstractInsnNode i = from; i != null && i != to; i = i.getNext()) {
+            if (i.getOpcode() >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
