@@ -1,0 +1,906 @@
+package dev.spindle.weaver;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * Test support: random classes of methods with {@code @Future} locals, printed as Java source for
+ * javac and evaluated by an interpreter of the same tree, which is the test's model.
+ *
+ * <p>Every method is {@code T mK(int d, long a)}, static or (in some programs) an instance
+ * method, with T one of int, long, double and String; at {@code d <= 0} it is a leaf that may
+ * throw the program's failure — {@code IllegalStateException("boom")}, or in some programs the
+ * checked {@code IOException("boom")} — otherwise its body is a random block over a
+ * {@code long acc}: {@code @Future} declarations and reassignments whose initializer calls a method
+ * of the class with {@code d - 1} (int, long, double, String and Object variables, with widening
+ * and boxing; on an instance, through {@code this} or a receiver computed by a call; arguments
+ * that may read another future), reads, reassignments to a constant, plain calls,
+ * {@code if}/{@code else}, {@code switch}, {@code for} and {@code do}/{@code while} loops with
+ * conditional {@code break} and {@code continue} (labelled ones leaving several loops), {@code try}
+ * with a catch and/or a {@code finally}, conditional {@code throw} and {@code return}, and
+ * {@code synchronized} blocks. Bodies are pure: the only effect a call has is its value or its
+ * failure, so any order the runtime picks gives one answer.
+ *
+ * <p>The interpreter evaluates a call under either semantics:
+ * <ul>
+ *   <li>{@link Semantics#SERIAL} — Java's own, for the unwoven class;</li>
+ *   <li>{@link Semantics#DIRECTIVE} — the woven method's (docs/ARCHITECTURE.md, "What the weaver
+ *   emits"): a {@code @Future} call's failure is kept in the variable's handle and raised at its
+ *   first read (after which the variable reads as its default), and a failure that no read raised
+ *   — its handle finished by a reassignment, a jump or fall-through out of the variable's scope, or
+ *   left behind by an exception — is raised when the method returns, past its own handlers.</li>
+ * </ul>
+ * Every failure of a program has the same class and message, so the outcome does not depend on
+ * which of two failures is raised first, only on where each surfaces — which the handlers'
+ * additions to {@code acc} record. One thing the model takes from javac, not from the semantics:
+ * javac records no variable whose range is empty, so a declaration that ends its block leaves no
+ * trace in the class file, and its call stays serial (docs/ARCHITECTURE.md, "Limits").
+ *
+ * <p>{@link #smaller} gives the programs one statement smaller, for the test to shrink a failing
+ * program before it reports it.
+ */
+final class RandomMethods {
+    private RandomMethods() {
+    }
+
+    enum Semantics { SERIAL, DIRECTIVE }
+
+    /** The type of a method's result or of a variable. */
+    enum Type {
+        INT("int"), LONG("long"), DOUBLE("double"), STRING("String"), OBJECT("Object");
+
+        final String java;
+
+        Type(String java) {
+            this.java = java;
+        }
+
+        boolean accepts(Type result) {
+            return switch (this) {
+                case INT -> result == INT;
+                case LONG -> result == INT || result == LONG;
+                case DOUBLE -> result == INT || result == LONG || result == DOUBLE;
+                case STRING -> result == STRING;
+                case OBJECT -> true;
+            };
+        }
+
+        /** A method's result, as this variable type holds it (widening; boxing keeps the result's class). */
+        Object convert(Object result) {
+            return switch (this) {
+                case INT, STRING, OBJECT -> result;
+                case LONG -> ((Number) result).longValue();
+                case DOUBLE -> ((Number) result).doubleValue();
+            };
+        }
+
+        Object defaultValue() {
+            return switch (this) {
+                case INT -> 0;
+                case LONG -> 0L;
+                case DOUBLE -> 0.0;
+                case STRING, OBJECT -> null;
+            };
+        }
+
+        String constantSource(long k) {
+            return switch (this) {
+                case INT -> Long.toString(k);
+                case LONG -> k + "L";
+                case DOUBLE -> k + ".0";
+                case STRING, OBJECT -> "\"k" + k + "\"";
+            };
+        }
+
+        Object constant(long k) {
+            return switch (this) {
+                case INT -> (int) k;
+                case LONG -> k;
+                case DOUBLE -> (double) k;
+                case STRING, OBJECT -> "k" + k;
+            };
+        }
+
+        /** A method's result of this type, from {@code acc}: the generated {@code to*} helpers. */
+        Object fromAcc(long x) {
+            return switch (this) {
+                case INT -> (int) (x ^ (x >>> 32));
+                case LONG -> x;
+                case DOUBLE -> (double) Math.floorMod(x, 1_000_003L);
+                case STRING -> Long.toString(Math.floorMod(x, 1_000_003L), 36);
+                case OBJECT -> throw new IllegalStateException("no method returns Object");
+            };
+        }
+
+        String fromAccSource(String x) {
+            return switch (this) {
+                case INT -> "toInt(" + x + ")";
+                case LONG -> x;
+                case DOUBLE -> "toDouble(" + x + ")";
+                case STRING -> "toStr(" + x + ")";
+                case OBJECT -> throw new IllegalStateException("no method returns Object");
+            };
+        }
+
+        /** What a read adds into {@code acc}: the generated {@code use} overloads. */
+        long use(Object v) {
+            return switch (this) {
+                case INT -> (Integer) v;
+                case LONG -> (Long) v;
+                case DOUBLE -> (long) ((Double) v * 3);
+                case STRING, OBJECT -> Objects.hashCode(v);
+            };
+        }
+    }
+
+    /** A failure of the program: {@code IllegalStateException("boom")}. */
+    static final class Boom extends RuntimeException {
+        Boom() {
+            super("boom", null, false, false);
+        }
+    }
+
+    /** An early return, carrying the value computed at the return statement. */
+    private static final class Ret extends RuntimeException {
+        final Object value;
+
+        Ret(Object value) {
+            super(null, null, false, false);
+            this.value = value;
+        }
+    }
+
+    /** A {@code break} of the loop labelled {@code label}, or of the innermost loop if null. */
+    private static final class Brk extends RuntimeException {
+        final String label;
+
+        Brk(String label) {
+            super(null, null, false, false);
+            this.label = label;
+        }
+    }
+
+    /** A {@code continue} of the loop labelled {@code label}, or of the innermost loop if null. */
+    private static final class Cont extends RuntimeException {
+        final String label;
+
+        Cont(String label) {
+            super(null, null, false, false);
+            this.label = label;
+        }
+    }
+
+    /** A {@code @Future} variable of one method. */
+    record Var(String name, Type type) {
+    }
+
+    /** {@code (a * ka + acc * kacc + k [+ idx] [+ use(v)])}: a read of {@code v} may raise its failure. */
+    record Arg(long ka, long kacc, long k, String idx, Var v) {
+        String source() {
+            return "(a * " + ka + "L + acc * " + kacc + "L + " + k + "L" + (idx == null ? "" : " + " + idx)
+                    + (v == null ? "" : " + use(" + v.name + ")") + ")";
+        }
+
+        long eval(Semantics sem, Frame f) {
+            long x = f.a * ka + f.acc * kacc + k + (idx == null ? 0 : f.index(idx));
+            return v == null ? x : x + read(sem, f, v);
+        }
+    }
+
+    /** {@code Math.floorMod(acc ^ k, m) == r}. */
+    record Cond(long k, long m, long r) {
+        String source() {
+            return "Math.floorMod(acc ^ " + k + "L, " + m + "L) == " + r + "L";
+        }
+
+        boolean eval(Frame f) {
+            return Math.floorMod(f.acc ^ k, m) == r;
+        }
+    }
+
+    sealed interface Stmt {
+    }
+
+    /**
+     * {@code @Future T v = mK(d - 1, arg);}, or with {@code declare} false {@code v = mK(d - 1, arg);};
+     * with {@code viaOther}, {@code other().mK(…)}: a receiver computed by a call.
+     */
+    record Call(Var v, boolean declare, int callee, Arg arg, boolean viaOther) implements Stmt {
+    }
+
+    /** {@code acc = acc * 31 + use(v);} */
+    record Read(Var v) implements Stmt {
+    }
+
+    /** {@code v = constant;} */
+    record SetConstant(Var v, long k) implements Stmt {
+    }
+
+    /** {@code acc = acc * 29 + use(mK(d - 1, arg));}: a call that is not a future. */
+    record PlainCall(int callee, Arg arg, boolean viaOther) implements Stmt {
+    }
+
+    /** {@code acc = acc * k + d;} */
+    record Mix(long k) implements Stmt {
+    }
+
+    record If(Cond c, Block then, Block otherwise) implements Stmt {
+    }
+
+    /** {@code label: for (int idx = 0; idx < n; idx++) body}, or the same as a {@code do}/{@code while}. */
+    record Loop(String label, String idx, int n, boolean doWhile, Block body) implements Stmt {
+    }
+
+    /** {@code switch ((int) Math.floorMod(acc ^ k, cases.size())) { case 0 -> … default -> … }}. */
+    record Switch(long k, List<Block> cases) implements Stmt {
+    }
+
+    /** {@code try body [catch (IllegalStateException e) { acc = acc * 17 + 5; }] [finally fin]}. */
+    record Try(Block body, boolean catches, Block fin) implements Stmt {
+    }
+
+    record Throw(Cond c) implements Stmt {
+    }
+
+    /** {@code if (c) return toT(acc);}, T the method's result type. */
+    record Return(Cond c, Type result) implements Stmt {
+    }
+
+    /** {@code if (c) break [label];} */
+    record Break(Cond c, String label) implements Stmt {
+    }
+
+    /** {@code if (c) continue [label];} */
+    record Continue(Cond c, String label) implements Stmt {
+    }
+
+    record Sync(Block body) implements Stmt {
+    }
+
+    record Block(List<Stmt> stmts) {
+    }
+
+    /** {@code T mK(int d, long a)}: at {@code d <= 0} fails if {@code floorMod(a * leafK + 1, leafP) == 0}, else returns from {@code a * 7}. */
+    record Method(int id, Type result, long leafK, long leafP, boolean locks, Block body) {
+    }
+
+    /**
+     * @param instance its methods are instance methods (called on a new instance), else static
+     * @param checked  its failure is the checked {@code java.io.IOException}, else {@code IllegalStateException}
+     */
+    record Program(String className, List<Method> methods, boolean instance, boolean checked) {
+        /** The outcome of a run that fails, as {@code outcome} prints it. */
+        String failure() {
+            return "threw " + (checked ? "java.io.IOException" : "java.lang.IllegalStateException") + ": boom";
+        }
+
+        private String fail() {
+            return checked ? "throw new java.io.IOException(\"boom\");" : "throw new IllegalStateException(\"boom\");";
+        }
+
+        private String call(int callee, boolean viaOther) {
+            return (viaOther ? "other()." : "") + "m" + callee;
+        }
+
+        String source() {
+            StringBuilder sb = new StringBuilder();
+            sb.append("package random;\n\nimport dev.spindle.Future;\nimport java.util.Objects;\n\n");
+            sb.append("public final class ").append(className).append(" {\n");
+            sb.append("    static int toInt(long x) { return (int) (x ^ (x >>> 32)); }\n");
+            sb.append("    static double toDouble(long x) { return (double) Math.floorMod(x, 1000003L); }\n");
+            sb.append("    static String toStr(long x) { return Long.toString(Math.floorMod(x, 1000003L), 36); }\n");
+            sb.append("    static long use(int v) { return v; }\n");
+            sb.append("    static long use(long v) { return v; }\n");
+            sb.append("    static long use(double v) { return (long) (v * 3); }\n");
+            sb.append("    static long use(Object v) { return Objects.hashCode(v); }\n");
+            if (instance) {
+                sb.append("    ").append(className).append(" other() { return this; }\n");
+            }
+            for (Method m : methods) {
+                sb.append("\n    public ").append(instance ? "" : "static ").append(m.result.java).append(" m").append(m.id)
+                        .append("(int d, long a)").append(checked ? " throws Exception" : "").append(" {\n");
+                sb.append("        if (d <= 0) {\n");
+                sb.append("            if (Math.floorMod(a * ").append(m.leafK).append("L + 1L, ").append(m.leafP)
+                        .append("L) == 0L) ").append(fail()).append("\n");
+                sb.append("            return ").append(m.result.fromAccSource("a * 7L")).append(";\n");
+                sb.append("        }\n");
+                sb.append("        long acc = a;\n");
+                if (m.locks) {
+                    sb.append("        Object lock = new Object();\n");
+                }
+                printStmts(sb, m.body, 2);
+                sb.append("        return ").append(m.result.fromAccSource("acc")).append(";\n");
+                sb.append("    }\n");
+            }
+            return sb.append("}\n").toString();
+        }
+
+        private void printStmts(StringBuilder sb, Block b, int depth) {
+            for (Stmt s : b.stmts) {
+                print(sb, s, depth);
+            }
+        }
+
+        private void print(StringBuilder sb, Stmt s, int depth) {
+            String in = "    ".repeat(depth);
+            switch (s) {
+                case Call c -> {
+                    sb.append(in);
+                    if (c.declare) {
+                        sb.append("@Future ").append(c.v.type.java).append(' ');
+                    }
+                    sb.append(c.v.name).append(" = ").append(call(c.callee, c.viaOther)).append("(d - 1, ").append(c.arg.source())
+                            .append(");\n");
+                }
+                case Read r -> sb.append(in).append("acc = acc * 31L + use(").append(r.v.name).append(");\n");
+                case SetConstant k -> sb.append(in).append(k.v.name).append(" = ").append(k.v.type.constantSource(k.k)).append(";\n");
+                case PlainCall p -> sb.append(in).append("acc = acc * 29L + use(").append(call(p.callee, p.viaOther)).append("(d - 1, ")
+                        .append(p.arg.source()).append("));\n");
+                case Mix x -> sb.append(in).append("acc = acc * ").append(x.k).append("L + d;\n");
+                case If i -> {
+                    sb.append(in).append("if (").append(i.c.source()).append(") {\n");
+                    printStmts(sb, i.then, depth + 1);
+                    sb.append(in).append("} else {\n");
+                    printStmts(sb, i.otherwise, depth + 1);
+                    sb.append(in).append("}\n");
+                }
+                case Loop l -> {
+                    if (l.doWhile) {
+                        sb.append(in).append("{\n");
+                        sb.append(in).append("    int ").append(l.idx).append(" = 0;\n");
+                        sb.append(in).append("    ").append(l.label).append(": do {\n");
+                        printStmts(sb, l.body, depth + 2);
+                        sb.append(in).append("    } while (++").append(l.idx).append(" < ").append(l.n).append(");\n");
+                        sb.append(in).append("}\n");
+                    } else {
+                        sb.append(in).append(l.label).append(": for (int ").append(l.idx).append(" = 0; ").append(l.idx).append(" < ")
+                                .append(l.n).append("; ").append(l.idx).append("++) {\n");
+                        printStmts(sb, l.body, depth + 1);
+                        sb.append(in).append("}\n");
+                    }
+                }
+                case Switch w -> {
+                    sb.append(in).append("switch ((int) Math.floorMod(acc ^ ").append(w.k).append("L, ").append(w.cases.size())
+                            .append("L)) {\n");
+                    for (int i = 0; i < w.cases.size(); i++) {
+                        sb.append(in).append("    ").append(i == w.cases.size() - 1 ? "default" : "case " + i).append(" -> {\n");
+                        printStmts(sb, w.cases.get(i), depth + 2);
+                        sb.append(in).append("    }\n");
+                    }
+                    sb.append(in).append("}\n");
+                }
+                case Try t -> {
+                    sb.append(in).append("try {\n");
+                    printStmts(sb, t.body, depth + 1);
+                    if (t.catches) {
+                        sb.append(in).append(checked ? "} catch (Exception e) {\n" : "} catch (IllegalStateException e) {\n");
+                        sb.append(in).append("    acc = acc * 17L + 5L;\n");
+                    }
+                    if (t.fin != null) {
+                        sb.append(in).append("} finally {\n");
+                        printStmts(sb, t.fin, depth + 1);
+                    }
+                    sb.append(in).append("}\n");
+                }
+                case Throw t -> sb.append(in).append("if (").append(t.c.source()).append(") ").append(fail()).append("\n");
+                case Return r -> sb.append(in).append("if (").append(r.c.source()).append(") return ")
+                        .append(r.result.fromAccSource("acc")).append(";\n");
+                case Break b -> sb.append(in).append("if (").append(b.c.source()).append(") break")
+                        .append(b.label == null ? "" : " " + b.label).append(";\n");
+                case Continue c -> sb.append(in).append("if (").append(c.c.source()).append(") continue")
+                        .append(c.label == null ? "" : " " + c.label).append(";\n");
+                case Sync y -> {
+                    sb.append(in).append("synchronized (lock) {\n");
+                    printStmts(sb, y.body, depth + 1);
+                    sb.append(in).append("}\n");
+                }
+            }
+        }
+    }
+
+    /** Calls a method body may make per activation, counting each loop iteration: bounds the call tree. */
+    private static final int CALL_BUDGET = 6;
+    private static final long[] LEAF_PRIMES = {5, 11, 23, 47, 1_000_003};
+    private static final Type[] RESULTS = {Type.INT, Type.LONG, Type.DOUBLE, Type.STRING};
+
+    /** A random program of two to four methods; the same random state gives the same program. */
+    static Program generate(SplittableRandom r, String className) {
+        boolean instance = r.nextInt(3) == 0;
+        boolean checked = r.nextInt(4) == 0;
+        int n = 2 + r.nextInt(3);
+        Type[] results = new Type[n];
+        for (int i = 0; i < n; i++) {
+            results[i] = RESULTS[r.nextInt(RESULTS.length)];
+        }
+        List<Method> methods = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Generator g = new Generator(r, results, results[i], instance);
+            Block body = g.block(0, 1);
+            methods.add(new Method(i, results[i], 1 + r.nextInt(1000), LEAF_PRIMES[r.nextInt(LEAF_PRIMES.length)], g.locks, body));
+        }
+        return new Program(className, methods, instance, checked);
+    }
+
+    /** Generates one method's body, tracking the variables and loop indices in scope. */
+    private static final class Generator {
+        private final SplittableRandom r;
+        private final Type[] results;
+        private final Type result;
+        private final List<Var> vars = new ArrayList<>();
+        private final List<String> indices = new ArrayList<>();
+        private int nextVar;
+        private int budget = CALL_BUDGET;
+        /** Enclosing loops' labels, innermost last, and whether a switch sits inside the innermost. */
+        private final List<String> labels = new ArrayList<>();
+        private boolean switchInsideLoop;
+        private final boolean instance;
+        private int loops;
+        boolean locks;
+
+        Generator(SplittableRandom r, Type[] results, Type result, boolean instance) {
+            this.r = r;
+            this.results = results;
+            this.result = result;
+            this.instance = instance;
+        }
+
+        Block block(int nest, int multiplier) {
+            int scope = vars.size();
+            int n = 1 + r.nextInt(nest == 0 ? 6 : 3);
+            List<Stmt> stmts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                stmts.add(stmt(nest, multiplier));
+            }
+            vars.subList(scope, vars.size()).clear();
+            return new Block(stmts);
+        }
+
+        private Stmt stmt(int nest, int multiplier) {
+            boolean canCall = budget >= multiplier;
+            boolean deep = nest >= 3;
+            while (true) {
+                switch (r.nextInt(17)) {
+                    case 0, 1, 2, 3 -> {
+                        if (canCall) {
+                            budget -= multiplier;
+                            int callee = r.nextInt(results.length);
+                            Var v = new Var("v" + nextVar++, variableFor(results[callee]));
+                            Call c = new Call(v, true, callee, arg(), viaOther());
+                            vars.add(v);
+                            return c;
+                        }
+                    }
+                    case 4, 5 -> {
+                        if (canCall && !vars.isEmpty()) {
+                            Var v = vars.get(r.nextInt(vars.size()));
+                            List<Integer> callees = new ArrayList<>();
+                            for (int k = 0; k < results.length; k++) {
+                                if (v.type.accepts(results[k])) {
+                                    callees.add(k);
+                                }
+                            }
+                            if (!callees.isEmpty()) {
+                                budget -= multiplier;
+                                return new Call(v, false, callees.get(r.nextInt(callees.size())), arg(), viaOther());
+                            }
+                        }
+                    }
+                    case 6, 7, 8 -> {
+                        if (!vars.isEmpty()) {
+                            return new Read(vars.get(r.nextInt(vars.size())));
+                        }
+                    }
+                    case 9 -> {
+                        if (!vars.isEmpty() && r.nextInt(3) == 0) {
+                            return new SetConstant(vars.get(r.nextInt(vars.size())), r.nextInt(100));
+                        }
+                        if (canCall && r.nextBoolean()) {
+                            budget -= multiplier;
+                            return new PlainCall(r.nextInt(results.length), arg(), viaOther());
+                        }
+                        return new Mix(3 + r.nextInt(40));
+                    }
+                    case 10, 11 -> {
+                        if (!deep) {
+                            if (r.nextInt(3) == 0) {
+                                boolean outer = switchInsideLoop;
+                                switchInsideLoop = !labels.isEmpty();
+                                List<Block> cases = new ArrayList<>();
+                                for (int i = 2 + r.nextInt(2); i > 0; i--) {
+                                    cases.add(block(nest + 1, multiplier));
+                                }
+                                switchInsideLoop = outer;
+                                return new Switch(r.nextInt(1 << 20), cases);
+                            }
+                            return new If(cond(), block(nest + 1, multiplier), block(nest + 1, multiplier));
+                        }
+                    }
+                    case 12 -> {
+                        if (!deep) {
+                            int times = 1 + r.nextInt(3);
+                            int k = loops++;
+                            String idx = "i" + k;
+                            indices.add(idx);
+                            labels.add("L" + k);
+                            boolean outer = switchInsideLoop;
+                            switchInsideLoop = false;
+                            Block body = block(nest + 1, multiplier * times);
+                            switchInsideLoop = outer;
+                            labels.remove(labels.size() - 1);
+                            indices.remove(idx);
+                            return new Loop("L" + k, idx, times, r.nextInt(3) == 0, body);
+                        }
+                    }
+                    case 13 -> {
+                        if (!deep) {
+                            Block body = block(nest + 1, multiplier);
+                            boolean catches = r.nextInt(4) != 0;
+                            Block fin = !catches || r.nextInt(3) == 0
+                                    ? new Block(List.of(new Mix(3 + r.nextInt(40)))) : null;
+                            return new Try(body, catches, fin);
+                        }
+                    }
+                    case 14 -> {
+                        return r.nextBoolean() ? new Throw(cond()) : new Return(cond(), result);
+                    }
+                    case 15 -> {
+                        if (!labels.isEmpty()) {
+                            // unlabelled inside a switch would leave the switch: a break there names its loop
+                            String label = r.nextInt(3) == 0 || switchInsideLoop && r.nextBoolean()
+                                    ? labels.get(r.nextInt(labels.size())) : null;
+                            if (r.nextBoolean()) {
+                                return new Continue(cond(), label);
+                            }
+                            return new Break(cond(), label == null && switchInsideLoop ? labels.get(labels.size() - 1) : label);
+                        }
+                    }
+                    case 16 -> {
+                        if (!deep && r.nextInt(2) == 0) {
+                            locks = true;
+                            return new Sync(block(nest + 1, multiplier));
+                        }
+                    }
+                    default -> throw new IllegalStateException();
+                }
+            }
+        }
+
+        /** A variable type that holds {@code callee}'s result: mostly the same type, else widened or boxed. */
+        private Type variableFor(Type callee) {
+            if (r.nextInt(3) != 0) {
+                return callee;
+            }
+            List<Type> ok = new ArrayList<>();
+            for (Type t : Type.values()) {
+                if (t.accepts(callee)) {
+                    ok.add(t);
+                }
+            }
+            return ok.get(r.nextInt(ok.size()));
+        }
+
+        private Arg arg() {
+            String idx = indices.isEmpty() || r.nextBoolean() ? null : indices.get(r.nextInt(indices.size()));
+            Var v = vars.isEmpty() || r.nextInt(4) != 0 ? null : vars.get(r.nextInt(vars.size()));
+            return new Arg(1 + r.nextInt(9), r.nextInt(5), r.nextInt(1000), idx, v);
+        }
+
+        private boolean viaOther() {
+            return instance && r.nextInt(3) == 0;
+        }
+
+        /** True about one time in {@code m}. */
+        private Cond cond() {
+            long m = 2 + r.nextInt(5);
+            return new Cond(r.nextInt(1 << 20), m, r.nextInt((int) m));
+        }
+    }
+
+    /**
+     * Every program one statement smaller than {@code p} that is still valid Java: one statement
+     * removed (a compound one with everything in it), and with a declaration every use of its variable.
+     */
+    static List<Program> smaller(Program p) {
+        List<Program> out = new ArrayList<>();
+        for (int k = 0; k < p.methods.size(); k++) {
+            Method m = p.methods.get(k);
+            int n = count(m.body);
+            for (int t = 0; t < n; t++) {
+                Stmt target = find(m.body, new int[] {t});
+                Var dropped = target instanceof Call c && c.declare ? c.v : null;
+                Block body = without(m.body, new int[] {t}, dropped);
+                List<Method> ms = new ArrayList<>(p.methods);
+                ms.set(k, new Method(m.id, m.result, m.leafK, m.leafP, m.locks, body));
+                out.add(new Program(p.className, ms, p.instance, p.checked));
+            }
+        }
+        return out;
+    }
+
+    /** Statements in {@code p}: its size, for reports. */
+    static int size(Program p) {
+        int n = 0;
+        for (Method m : p.methods) {
+            n += count(m.body);
+        }
+        return n;
+    }
+
+    private static List<Block> children(Stmt s) {
+        return switch (s) {
+            case If i -> List.of(i.then, i.otherwise);
+            case Loop l -> List.of(l.body);
+            case Switch w -> w.cases;
+            case Try t -> t.fin == null ? List.of(t.body) : List.of(t.body, t.fin);
+            case Sync y -> List.of(y.body);
+            default -> List.of();
+        };
+    }
+
+    private static int count(Block b) {
+        int n = 0;
+        for (Stmt s : b.stmts) {
+            n++;
+            for (Block c : children(s)) {
+                n += count(c);
+            }
+        }
+        return n;
+    }
+
+    /** The statement numbered {@code t[0]} in pre-order, or null (t[0] counts down). */
+    private static Stmt find(Block b, int[] t) {
+        for (Stmt s : b.stmts) {
+            if (t[0]-- == 0) {
+                return s;
+            }
+            for (Block c : children(s)) {
+                Stmt f = find(c, t);
+                if (f != null) {
+                    return f;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean uses(Stmt s, Var v) {
+        return v != null && (s instanceof Read r && r.v.equals(v) || s instanceof SetConstant k && k.v.equals(v)
+                || s instanceof Call c && (c.v.equals(v) || v.equals(c.arg.v)) || s instanceof PlainCall c && v.equals(c.arg.v));
+    }
+
+    private static Block without(Block b, int[] t, Var dropped) {
+        List<Stmt> out = new ArrayList<>();
+        for (Stmt s : b.stmts) {
+            boolean target = t[0]-- == 0;
+            Stmt kept = switch (s) {
+                case If i -> new If(i.c, without(i.then, t, dropped), without(i.otherwise, t, dropped));
+                case Loop l -> new Loop(l.label, l.idx, l.n, l.doWhile, without(l.body, t, dropped));
+                case Switch w -> {
+                    List<Block> cases = new ArrayList<>();
+                    for (Block c : w.cases) {
+                        cases.add(without(c, t, dropped));
+                    }
+                    yield new Switch(w.k, cases);
+                }
+                case Try y -> new Try(without(y.body, t, dropped), y.catches, y.fin == null ? null : without(y.fin, t, dropped));
+                case Sync y -> new Sync(without(y.body, t, dropped));
+                default -> s;
+            };
+            if (!target && !uses(s, dropped)) {
+                out.add(kept);
+            }
+        }
+        return new Block(out);
+    }
+
+    /** One activation's state. */
+    private static final class Frame {
+        final long a;
+        final int d;
+        long acc;
+        final Map<String, Long> indices = new HashMap<>();
+        final Map<Var, Object> values = new HashMap<>();
+        /** A {@code @Future} variable's unfinished call: its value, or a {@link Boom}. */
+        final Map<Var, Object> handles = new LinkedHashMap<>();
+        boolean pendingFailure;
+
+        Frame(int d, long a) {
+            this.d = d;
+            this.a = a;
+            this.acc = a;
+        }
+
+        long index(String idx) {
+            return indices.get(idx);
+        }
+
+        /** Finishes {@code v}'s call, if any: a failure is kept for the method's exit. */
+        void settle(Var v) {
+            Object h = handles.remove(v);
+            if (h instanceof Boom) {
+                pendingFailure = true;
+            }
+        }
+    }
+
+    /** Evaluates {@code mK(d, a)} of a program: its value, or throws {@link Boom}. */
+    static Object call(Program p, Semantics sem, int k, int d, long a) {
+        Method m = p.methods.get(k);
+        if (d <= 0) {
+            if (Math.floorMod(a * m.leafK + 1L, m.leafP) == 0L) {
+                throw new Boom();
+            }
+            return m.result.fromAcc(a * 7L);
+        }
+        Frame f = new Frame(d, a);
+        Object result;
+        try {
+            exec(p, sem, m.body, f);
+            result = m.result.fromAcc(f.acc);
+        } catch (Ret r) {
+            result = r.value;
+        }
+        if (sem == Semantics.DIRECTIVE) {
+            for (Var v : new ArrayList<>(f.handles.keySet())) {
+                f.settle(v);
+            }
+            if (f.pendingFailure) {
+                throw new Boom();
+            }
+        }
+        return result;
+    }
+
+    /** The outcome as {@code ConformanceTest.outcome} prints it. */
+    static String outcome(Program p, Semantics sem, int k, int d, long a) {
+        try {
+            return "value " + call(p, sem, k, d, a);
+        } catch (Boom b) {
+            return p.failure();
+        }
+    }
+
+    private static void exec(Program p, Semantics sem, Block b, Frame f) {
+        List<Var> declared = new ArrayList<>();
+        boolean normalOrJump = false;
+        try {
+            for (int i = 0; i < b.stmts.size(); i++) {
+                Stmt s = b.stmts.get(i);
+                if (s instanceof Call c && c.declare && i == b.stmts.size() - 1) {
+                    // javac records no variable whose range is empty: a declaration that ends its
+                    // block is invisible to the weaver, and its call is made as written.
+                    long arg = c.arg.eval(sem, f);
+                    f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg)));
+                    continue;
+                }
+                if (s instanceof Call c && c.declare) {
+                    declared.add(c.v);
+                }
+                exec(p, sem, s, f);
+            }
+            normalOrJump = true;
+        } catch (Brk | Cont | Ret j) {
+            normalOrJump = true;
+            throw j;
+        } finally {
+            if (sem == Semantics.DIRECTIVE && normalOrJump) {
+                for (Var v : declared) {
+                    f.settle(v);
+                }
+            }
+        }
+    }
+
+    /** A read of {@code v}: its call's failure if it is the first read since the call, else what {@code use(v)} gives. */
+    private static long read(Semantics sem, Frame f, Var v) {
+        if (sem == Semantics.DIRECTIVE && f.handles.containsKey(v)) {
+            Object h = f.handles.remove(v);
+            if (h instanceof Boom boom) {
+                throw boom;
+            }
+            f.values.put(v, h);
+        }
+        return v.type.use(f.values.get(v));
+    }
+
+    private static void exec(Program p, Semantics sem, Stmt s, Frame f) {
+        switch (s) {
+            case Call c -> {
+                long arg = c.arg.eval(sem, f);
+                if (sem == Semantics.SERIAL) {
+                    f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg)));
+                } else {
+                    f.settle(c.v);
+                    Object h;
+                    try {
+                        h = c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg));
+                    } catch (Boom boom) {
+                        h = boom;
+                    }
+                    f.handles.put(c.v, h);
+                    f.values.put(c.v, c.v.type.defaultValue());
+                }
+            }
+            case Read r -> {
+                long acc = f.acc;
+                f.acc = acc * 31L + read(sem, f, r.v);
+            }
+            case SetConstant k -> {
+                if (sem == Semantics.DIRECTIVE) {
+                    f.settle(k.v);
+                }
+                f.values.put(k.v, k.v.type.constant(k.k));
+            }
+            case PlainCall c -> {
+                Type t = p.methods.get(c.callee).result;
+                long acc = f.acc;
+                f.acc = acc * 29L + t.use(call(p, sem, c.callee, f.d - 1, c.arg.eval(sem, f)));
+            }
+            case Mix x -> f.acc = f.acc * x.k + f.d;
+            case If i -> exec(p, sem, i.c.eval(f) ? i.then : i.otherwise, f);
+            case Switch w -> exec(p, sem, w.cases.get((int) Math.floorMod(f.acc ^ w.k, (long) w.cases.size())), f);
+            case Loop l -> {
+                try {
+                    for (long i = 0; i < l.n; i++) {
+                        f.indices.put(l.idx, i);
+                        try {
+                            exec(p, sem, l.body, f);
+                        } catch (Brk brk) {
+                            if (brk.label != null && !brk.label.equals(l.label)) {
+                                throw brk;
+                            }
+                            break;
+                        } catch (Cont cont) {
+                            if (cont.label != null && !cont.label.equals(l.label)) {
+                                throw cont;
+                            }
+                        }
+                    }
+                } finally {
+                    f.indices.remove(l.idx);
+                }
+            }
+            case Try t -> {
+                try {
+                    exec(p, sem, t.body, f);
+                } catch (Boom boom) {
+                    if (!t.catches) {
+                        throw boom;
+                    }
+                    f.acc = f.acc * 17L + 5L;
+                } finally {
+                    if (t.fin != null) {
+                        exec(p, sem, t.fin, f);
+                    }
+                }
+            }
+            case Throw t -> {
+                if (t.c.eval(f)) {
+                    throw new Boom();
+                }
+            }
+            case Return r -> {
+                if (r.c.eval(f)) {
+                    throw new Ret(r.result.fromAcc(f.acc));
+                }
+            }
+            case Break b -> {
+                if (b.c.eval(f)) {
+                    throw new Brk(b.label);
+                }
+            }
+            case Continue c -> {
+                if (c.c.eval(f)) {
+                    throw new Cont(c.label);
+                }
+            }
+            case Sync y -> exec(p, sem, y.body, f);
+        }
+    }
+}
