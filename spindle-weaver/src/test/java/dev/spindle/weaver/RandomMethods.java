@@ -23,8 +23,11 @@ import java.util.SplittableRandom;
  * {@code if}/{@code else}, {@code switch}, {@code for} and {@code do}/{@code while} loops with
  * conditional {@code break} and {@code continue} (labelled ones leaving several loops), {@code try}
  * with a catch and/or a {@code finally}, conditional {@code throw} and {@code return}, and
- * {@code synchronized} blocks. Bodies are pure: the only effect a call has is its value or its
- * failure, so any order the runtime picks gives one answer.
+ * {@code synchronized} blocks. In programs whose failure is unchecked, futures of the object API
+ * too ({@code Spindle.future}, {@code futureLong}, {@code futureInt}, {@code futureDouble} over a
+ * lambda calling a method of the class, touched any number of times), which the weaver rewrites
+ * as well. Bodies are pure: the only effect a call has is its value or its failure, so any order
+ * the runtime picks gives one answer.
  *
  * <p>The interpreter evaluates a call under either semantics:
  * <ul>
@@ -35,6 +38,8 @@ import java.util.SplittableRandom;
  *   — its handle finished by a reassignment, a jump or fall-through out of the variable's scope, or
  *   left behind by an exception — is raised when the method returns, past its own handlers.</li>
  * </ul>
+ * An object-API future means the same under both, woven or not: every touch raises its failure,
+ * and a failure never touched is only reported to the pool's untouched-failure handler.
  * Every failure of a program has the same class and message, so the outcome does not depend on
  * which of two failures is raised first, only on where each surfaces — which the handlers'
  * additions to {@code acc} record. One thing the model takes from javac, not from the semantics:
@@ -179,6 +184,42 @@ final class RandomMethods {
     record Var(String name, Type type) {
     }
 
+    /**
+     * An object-API future variable: {@code LazyFuture<Object>} (type OBJECT), {@code LongFuture},
+     * {@code IntFuture} or {@code DoubleFuture}.
+     */
+    record FutureVar(String name, Type type) {
+        String declaredType() {
+            return switch (type) {
+                case OBJECT -> "LazyFuture<Object>";
+                case LONG -> "LongFuture";
+                case INT -> "IntFuture";
+                case DOUBLE -> "DoubleFuture";
+                case STRING -> throw new IllegalStateException("no String future");
+            };
+        }
+
+        String factory() {
+            return switch (type) {
+                case OBJECT -> "future";
+                case LONG -> "futureLong";
+                case INT -> "futureInt";
+                case DOUBLE -> "futureDouble";
+                case STRING -> throw new IllegalStateException("no String future");
+            };
+        }
+
+        String touch() {
+            return switch (type) {
+                case OBJECT -> "touch";
+                case LONG -> "touchLong";
+                case INT -> "touchInt";
+                case DOUBLE -> "touchDouble";
+                case STRING -> throw new IllegalStateException("no String future");
+            };
+        }
+    }
+
     /** {@code (a * ka + acc * kacc + k [+ idx] [+ use(v)])}: a read of {@code v} may raise its failure. */
     record Arg(long ka, long kacc, long k, String idx, Var v) {
         String source() {
@@ -215,6 +256,17 @@ final class RandomMethods {
 
     /** {@code acc = acc * 31 + use(v);} */
     record Read(Var v) implements Stmt {
+    }
+
+    /**
+     * {@code final long temp = arg; [Type] f = Spindle.futureX(() -> mK(d - 1, temp));}: the
+     * lambda captures the argument's value, as it must (acc changes).
+     */
+    record Fork(FutureVar f, boolean declare, int callee, Arg arg, boolean viaOther, String temp) implements Stmt {
+    }
+
+    /** {@code acc = acc * 37 + use(f.touchX());} */
+    record Touch(FutureVar f) implements Stmt {
     }
 
     /** {@code v = constant;} */
@@ -265,7 +317,11 @@ final class RandomMethods {
     record Block(List<Stmt> stmts) {
     }
 
-    /** {@code T mK(int d, long a)}: at {@code d <= 0} fails if {@code floorMod(a * leafK + 1, leafP) == 0}, else returns from {@code a * 7}. */
+    /**
+     * {@code T mK(int d, long a)}: at {@code d <= 0} fails if {@code floorMod(a * leafK + 1, leafP) == 0}
+     * (never if {@code leafP} is 0: a base case that cannot throw, which the weaver may test at the call),
+     * else returns from {@code a * 7}.
+     */
     record Method(int id, Type result, long leafK, long leafP, boolean locks, Block body) {
     }
 
@@ -289,7 +345,9 @@ final class RandomMethods {
 
         String source() {
             StringBuilder sb = new StringBuilder();
-            sb.append("package random;\n\nimport dev.spindle.Future;\nimport java.util.Objects;\n\n");
+            sb.append("package random;\n\nimport dev.spindle.Future;\nimport dev.spindle.Spindle;\n");
+            sb.append("import dev.spindle.future.DoubleFuture;\nimport dev.spindle.future.IntFuture;\n");
+            sb.append("import dev.spindle.future.LazyFuture;\nimport dev.spindle.future.LongFuture;\nimport java.util.Objects;\n\n");
             sb.append("public final class ").append(className).append(" {\n");
             sb.append("    static int toInt(long x) { return (int) (x ^ (x >>> 32)); }\n");
             sb.append("    static double toDouble(long x) { return (double) Math.floorMod(x, 1000003L); }\n");
@@ -305,8 +363,10 @@ final class RandomMethods {
                 sb.append("\n    public ").append(instance ? "" : "static ").append(m.result.java).append(" m").append(m.id)
                         .append("(int d, long a)").append(checked ? " throws Exception" : "").append(" {\n");
                 sb.append("        if (d <= 0) {\n");
-                sb.append("            if (Math.floorMod(a * ").append(m.leafK).append("L + 1L, ").append(m.leafP)
-                        .append("L) == 0L) ").append(fail()).append("\n");
+                if (m.leafP != 0) {
+                    sb.append("            if (Math.floorMod(a * ").append(m.leafK).append("L + 1L, ").append(m.leafP)
+                            .append("L) == 0L) ").append(fail()).append("\n");
+                }
                 sb.append("            return ").append(m.result.fromAccSource("a * 7L")).append(";\n");
                 sb.append("        }\n");
                 sb.append("        long acc = a;\n");
@@ -338,6 +398,14 @@ final class RandomMethods {
                             .append(");\n");
                 }
                 case Read r -> sb.append(in).append("acc = acc * 31L + use(").append(r.v.name).append(");\n");
+                case Fork k -> {
+                    sb.append(in).append("final long ").append(k.temp).append(" = ").append(k.arg.source()).append(";\n");
+                    sb.append(in).append(k.declare ? k.f.declaredType() + " " : "").append(k.f.name).append(" = Spindle.")
+                            .append(k.f.factory()).append("(() -> ").append(call(k.callee, k.viaOther)).append("(d - 1, ")
+                            .append(k.temp).append("));\n");
+                }
+                case Touch t -> sb.append(in).append("acc = acc * 37L + use(").append(t.f.name).append('.').append(t.f.touch())
+                        .append("());\n");
                 case SetConstant k -> sb.append(in).append(k.v.name).append(" = ").append(k.v.type.constantSource(k.k)).append(";\n");
                 case PlainCall p -> sb.append(in).append("acc = acc * 29L + use(").append(call(p.callee, p.viaOther)).append("(d - 1, ")
                         .append(p.arg.source()).append("));\n");
@@ -405,8 +473,9 @@ final class RandomMethods {
 
     /** Calls a method body may make per activation, counting each loop iteration: bounds the call tree. */
     private static final int CALL_BUDGET = 6;
-    private static final long[] LEAF_PRIMES = {5, 11, 23, 47, 1_000_003};
+    private static final long[] LEAF_PRIMES = {0, 5, 11, 23, 47, 1_000_003};
     private static final Type[] RESULTS = {Type.INT, Type.LONG, Type.DOUBLE, Type.STRING};
+    private static final Type[] FUTURE_TYPES = {Type.OBJECT, Type.LONG, Type.INT, Type.DOUBLE};
 
     /** A random program of two to four methods; the same random state gives the same program. */
     static Program generate(SplittableRandom r, String className) {
@@ -419,7 +488,7 @@ final class RandomMethods {
         }
         List<Method> methods = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Generator g = new Generator(r, results, results[i], instance);
+            Generator g = new Generator(r, results, results[i], instance, !checked);
             Block body = g.block(0, 1);
             methods.add(new Method(i, results[i], 1 + r.nextInt(1000), LEAF_PRIMES[r.nextInt(LEAF_PRIMES.length)], g.locks, body));
         }
@@ -439,24 +508,32 @@ final class RandomMethods {
         private final List<String> labels = new ArrayList<>();
         private boolean switchInsideLoop;
         private final boolean instance;
+        /** Whether object-API futures may be made: their lambdas cannot throw a checked failure. */
+        private final boolean objectFutures;
+        private final List<FutureVar> futures = new ArrayList<>();
+        private int nextFuture;
+        private int nextTemp;
         private int loops;
         boolean locks;
 
-        Generator(SplittableRandom r, Type[] results, Type result, boolean instance) {
+        Generator(SplittableRandom r, Type[] results, Type result, boolean instance, boolean objectFutures) {
             this.r = r;
             this.results = results;
             this.result = result;
             this.instance = instance;
+            this.objectFutures = objectFutures;
         }
 
         Block block(int nest, int multiplier) {
             int scope = vars.size();
+            int futureScope = futures.size();
             int n = 1 + r.nextInt(nest == 0 ? 6 : 3);
             List<Stmt> stmts = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 stmts.add(stmt(nest, multiplier));
             }
             vars.subList(scope, vars.size()).clear();
+            futures.subList(futureScope, futures.size()).clear();
             return new Block(stmts);
         }
 
@@ -464,7 +541,7 @@ final class RandomMethods {
             boolean canCall = budget >= multiplier;
             boolean deep = nest >= 3;
             while (true) {
-                switch (r.nextInt(17)) {
+                switch (r.nextInt(objectFutures ? 20 : 17)) {
                     case 0, 1, 2, 3 -> {
                         if (canCall) {
                             budget -= multiplier;
@@ -565,6 +642,31 @@ final class RandomMethods {
                             return new Sync(block(nest + 1, multiplier));
                         }
                     }
+                    case 17, 18 -> {
+                        if (canCall) {
+                            boolean reuse = !futures.isEmpty() && r.nextInt(3) == 0;
+                            FutureVar f = reuse ? futures.get(r.nextInt(futures.size()))
+                                    : new FutureVar("f" + nextFuture++, FUTURE_TYPES[r.nextInt(FUTURE_TYPES.length)]);
+                            List<Integer> callees = new ArrayList<>();
+                            for (int k = 0; k < results.length; k++) {
+                                if (f.type.accepts(results[k])) {
+                                    callees.add(k);
+                                }
+                            }
+                            if (!callees.isEmpty()) {
+                                budget -= multiplier;
+                                if (!reuse) {
+                                    futures.add(f);
+                                }
+                                return new Fork(f, !reuse, callees.get(r.nextInt(callees.size())), arg(), viaOther(), "t" + nextTemp++);
+                            }
+                        }
+                    }
+                    case 19 -> {
+                        if (!futures.isEmpty()) {
+                            return new Touch(futures.get(r.nextInt(futures.size())));
+                        }
+                    }
                     default -> throw new IllegalStateException();
                 }
             }
@@ -612,7 +714,7 @@ final class RandomMethods {
             int n = count(m.body);
             for (int t = 0; t < n; t++) {
                 Stmt target = find(m.body, new int[] {t});
-                Var dropped = target instanceof Call c && c.declare ? c.v : null;
+                Object dropped = target instanceof Call c && c.declare ? c.v : target instanceof Fork fork && fork.declare ? fork.f : null;
                 Block body = without(m.body, new int[] {t}, dropped);
                 List<Method> ms = new ArrayList<>(p.methods);
                 ms.set(k, new Method(m.id, m.result, m.leafK, m.leafP, m.locks, body));
@@ -669,12 +771,14 @@ final class RandomMethods {
         return null;
     }
 
-    private static boolean uses(Stmt s, Var v) {
+    /** Whether {@code s} names {@code v}, a {@link Var} or a {@link FutureVar}. */
+    private static boolean uses(Stmt s, Object v) {
         return v != null && (s instanceof Read r && r.v.equals(v) || s instanceof SetConstant k && k.v.equals(v)
-                || s instanceof Call c && (c.v.equals(v) || v.equals(c.arg.v)) || s instanceof PlainCall c && v.equals(c.arg.v));
+                || s instanceof Call c && (c.v.equals(v) || v.equals(c.arg.v)) || s instanceof PlainCall c && v.equals(c.arg.v)
+                || s instanceof Fork k && (k.f.equals(v) || v.equals(k.arg.v)) || s instanceof Touch t && t.f.equals(v));
     }
 
-    private static Block without(Block b, int[] t, Var dropped) {
+    private static Block without(Block b, int[] t, Object dropped) {
         List<Stmt> out = new ArrayList<>();
         for (Stmt s : b.stmts) {
             boolean target = t[0]-- == 0;
@@ -708,6 +812,8 @@ final class RandomMethods {
         final Map<Var, Object> values = new HashMap<>();
         /** A {@code @Future} variable's unfinished call: its value, or a {@link Boom}. */
         final Map<Var, Object> handles = new LinkedHashMap<>();
+        /** An object-API future's outcome: its value, or a {@link Boom}. */
+        final Map<FutureVar, Object> futures = new HashMap<>();
         boolean pendingFailure;
 
         Frame(int d, long a) {
@@ -733,7 +839,7 @@ final class RandomMethods {
     static Object call(Program p, Semantics sem, int k, int d, long a) {
         Method m = p.methods.get(k);
         if (d <= 0) {
-            if (Math.floorMod(a * m.leafK + 1L, m.leafP) == 0L) {
+            if (m.leafP != 0 && Math.floorMod(a * m.leafK + 1L, m.leafP) == 0L) {
                 throw new Boom();
             }
             return m.result.fromAcc(a * 7L);
@@ -830,6 +936,24 @@ final class RandomMethods {
             case Read r -> {
                 long acc = f.acc;
                 f.acc = acc * 31L + read(sem, f, r.v);
+            }
+            case Fork k -> {
+                long arg = k.arg.eval(sem, f);
+                Object o;
+                try {
+                    o = k.f.type.convert(call(p, sem, k.callee, f.d - 1, arg));
+                } catch (Boom boom) {
+                    o = boom;
+                }
+                f.futures.put(k.f, o);
+            }
+            case Touch t -> {
+                Object o = f.futures.get(t.f);
+                if (o instanceof Boom) {
+                    throw new Boom();
+                }
+                long acc = f.acc;
+                f.acc = acc * 37L + t.f.type.use(o);
             }
             case SetConstant k -> {
                 if (sem == Semantics.DIRECTIVE) {
