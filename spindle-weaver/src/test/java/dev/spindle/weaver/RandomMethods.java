@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * javac and evaluated by an interpreter of the same tree, which is the test's model.
  *
  * <p>Every method is {@code T mK(int d, long a)}, static or (in some programs) an instance
- * method, with T one of int, long, double and String; at {@code d <= 0} it is a leaf that may
+ * method, with T one of int, long, double and String — some of them only {@code new CK(d, a).value},
+ * the body below being the constructor's of a nested (or, in an instance program, inner) class; at {@code d <= 0} it is a leaf that may
  * throw the program's failure — {@code IllegalStateException("boom")}, or in some programs the
  * checked {@code IOException("boom")} — otherwise its body is a random block over a
  * {@code long acc}: {@code @Future} declarations and reassignments whose initializer calls a method
@@ -299,8 +300,8 @@ final class RandomMethods {
     record Throw(Cond c) implements Stmt {
     }
 
-    /** {@code if (c) return toT(acc);}, T the method's result type. */
-    record Return(Cond c, Type result) implements Stmt {
+    /** {@code if (c) return toT(acc);}, T the method's result type; in a constructor {@code if (c) { value = toT(acc); return; }}. */
+    record Return(Cond c, Type result, boolean constructor) implements Stmt {
     }
 
     /** {@code if (c) break [label];} */
@@ -322,7 +323,7 @@ final class RandomMethods {
      * (never if {@code leafP} is 0: a base case that cannot throw, which the weaver may test at the call),
      * else returns from {@code a * 7}.
      */
-    record Method(int id, Type result, long leafK, long leafP, boolean locks, Block body) {
+    record Method(int id, Type result, long leafK, long leafP, boolean locks, boolean constructor, Block body) {
     }
 
     /**
@@ -359,23 +360,33 @@ final class RandomMethods {
             if (instance) {
                 sb.append("    ").append(className).append(" other() { return this; }\n");
             }
+            String throwsClause = checked ? " throws Exception" : "";
             for (Method m : methods) {
                 sb.append("\n    public ").append(instance ? "" : "static ").append(m.result.java).append(" m").append(m.id)
-                        .append("(int d, long a)").append(checked ? " throws Exception" : "").append(" {\n");
-                sb.append("        if (d <= 0) {\n");
+                        .append("(int d, long a)").append(throwsClause).append(" {\n");
+                String in = "        ";
+                if (m.constructor) {
+                    sb.append(in).append("return new C").append(m.id).append("(d, a).value;\n    }\n\n");
+                    sb.append("    ").append(instance ? "" : "static ").append("final class C").append(m.id).append(" {\n");
+                    sb.append("        ").append(m.result.java).append(" value;\n\n");
+                    sb.append("        C").append(m.id).append("(int d, long a)").append(throwsClause).append(" {\n");
+                    in = "            ";
+                }
+                sb.append(in).append("if (d <= 0) {\n");
                 if (m.leafP != 0) {
-                    sb.append("            if (Math.floorMod(a * ").append(m.leafK).append("L + 1L, ").append(m.leafP)
+                    sb.append(in).append("    if (Math.floorMod(a * ").append(m.leafK).append("L + 1L, ").append(m.leafP)
                             .append("L) == 0L) ").append(fail()).append("\n");
                 }
-                sb.append("            return ").append(m.result.fromAccSource("a * 7L")).append(";\n");
-                sb.append("        }\n");
-                sb.append("        long acc = a;\n");
+                sb.append(in).append(m.constructor ? "    value = " : "    return ").append(m.result.fromAccSource("a * 7L"))
+                        .append(m.constructor ? ";\n" + in + "    return;\n" : ";\n");
+                sb.append(in).append("}\n");
+                sb.append(in).append("long acc = a;\n");
                 if (m.locks) {
-                    sb.append("        Object lock = new Object();\n");
+                    sb.append(in).append("Object lock = new Object();\n");
                 }
-                printStmts(sb, m.body, 2);
-                sb.append("        return ").append(m.result.fromAccSource("acc")).append(";\n");
-                sb.append("    }\n");
+                printStmts(sb, m.body, m.constructor ? 3 : 2);
+                sb.append(in).append(m.constructor ? "value = " : "return ").append(m.result.fromAccSource("acc")).append(";\n");
+                sb.append(m.constructor ? "        }\n    }\n" : "    }\n");
             }
             return sb.append("}\n").toString();
         }
@@ -456,8 +467,9 @@ final class RandomMethods {
                     sb.append(in).append("}\n");
                 }
                 case Throw t -> sb.append(in).append("if (").append(t.c.source()).append(") ").append(fail()).append("\n");
-                case Return r -> sb.append(in).append("if (").append(r.c.source()).append(") return ")
-                        .append(r.result.fromAccSource("acc")).append(";\n");
+                case Return r -> sb.append(in).append("if (").append(r.c.source()).append(") ")
+                        .append(r.constructor ? "{ value = " : "return ").append(r.result.fromAccSource("acc"))
+                        .append(r.constructor ? "; return; }\n" : ";\n");
                 case Break b -> sb.append(in).append("if (").append(b.c.source()).append(") break")
                         .append(b.label == null ? "" : " " + b.label).append(";\n");
                 case Continue c -> sb.append(in).append("if (").append(c.c.source()).append(") continue")
@@ -488,9 +500,11 @@ final class RandomMethods {
         }
         List<Method> methods = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Generator g = new Generator(r, results, results[i], instance, !checked);
+            boolean constructor = r.nextInt(5) == 0;
+            Generator g = new Generator(r, results, results[i], instance, !checked, constructor);
             Block body = g.block(0, 1);
-            methods.add(new Method(i, results[i], 1 + r.nextInt(1000), LEAF_PRIMES[r.nextInt(LEAF_PRIMES.length)], g.locks, body));
+            methods.add(new Method(i, results[i], 1 + r.nextInt(1000), LEAF_PRIMES[r.nextInt(LEAF_PRIMES.length)], g.locks,
+                    constructor, body));
         }
         return new Program(className, methods, instance, checked);
     }
@@ -516,12 +530,15 @@ final class RandomMethods {
         private int loops;
         boolean locks;
 
-        Generator(SplittableRandom r, Type[] results, Type result, boolean instance, boolean objectFutures) {
+        private final boolean constructor;
+
+        Generator(SplittableRandom r, Type[] results, Type result, boolean instance, boolean objectFutures, boolean constructor) {
             this.r = r;
             this.results = results;
             this.result = result;
             this.instance = instance;
             this.objectFutures = objectFutures;
+            this.constructor = constructor;
         }
 
         Block block(int nest, int multiplier) {
@@ -623,7 +640,7 @@ final class RandomMethods {
                         }
                     }
                     case 14 -> {
-                        return r.nextBoolean() ? new Throw(cond()) : new Return(cond(), result);
+                        return r.nextBoolean() ? new Throw(cond()) : new Return(cond(), result, constructor);
                     }
                     case 15 -> {
                         if (!labels.isEmpty()) {
@@ -717,7 +734,7 @@ final class RandomMethods {
                 Object dropped = target instanceof Call c && c.declare ? c.v : target instanceof Fork fork && fork.declare ? fork.f : null;
                 Block body = without(m.body, new int[] {t}, dropped);
                 List<Method> ms = new ArrayList<>(p.methods);
-                ms.set(k, new Method(m.id, m.result, m.leafK, m.leafP, m.locks, body));
+                ms.set(k, new Method(m.id, m.result, m.leafK, m.leafP, m.locks, m.constructor, body));
                 out.add(new Program(p.className, ms, p.instance, p.checked));
             }
         }
