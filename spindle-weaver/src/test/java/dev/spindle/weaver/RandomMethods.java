@@ -191,31 +191,23 @@ final class RandomMethods {
      */
     record FutureVar(String name, Type type) {
         String declaredType() {
-            return switch (type) {
-                case OBJECT -> "LazyFuture<Object>";
-                case LONG -> "LongFuture";
-                case INT -> "IntFuture";
-                case DOUBLE -> "DoubleFuture";
-                case STRING -> throw new IllegalStateException("no String future");
-            };
+            return byType("LazyFuture<Object>", "LongFuture", "IntFuture", "DoubleFuture");
         }
 
         String factory() {
-            return switch (type) {
-                case OBJECT -> "future";
-                case LONG -> "futureLong";
-                case INT -> "futureInt";
-                case DOUBLE -> "futureDouble";
-                case STRING -> throw new IllegalStateException("no String future");
-            };
+            return byType("future", "futureLong", "futureInt", "futureDouble");
         }
 
         String touch() {
+            return byType("touch", "touchLong", "touchInt", "touchDouble");
+        }
+
+        private String byType(String object, String asLong, String asInt, String asDouble) {
             return switch (type) {
-                case OBJECT -> "touch";
-                case LONG -> "touchLong";
-                case INT -> "touchInt";
-                case DOUBLE -> "touchDouble";
+                case OBJECT -> object;
+                case LONG -> asLong;
+                case INT -> asInt;
+                case DOUBLE -> asDouble;
                 case STRING -> throw new IllegalStateException("no String future");
             };
         }
