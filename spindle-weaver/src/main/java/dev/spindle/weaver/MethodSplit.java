@@ -247,7 +247,7 @@ final class MethodSplit {
     /**
      * Takes the instructions from {@code from} to {@code to} out of every exception handler's
      * range in {@code mn}: a handler that covered them is split around them, a part with no
-     * instruction dropped. For a path that hands the rest of the method to another method (the
+     * instruction dropped (the JVM rejects an empty range). For a path that hands the rest of the method to another method (the
      * prologue's call of the copy and its return): that method has the handlers itself, so an
      * exception it lets escape must leave this frame too, not be caught a second time here. A
      * resume point inside a {@code try} block put such a call inside the block's range, and a
@@ -271,10 +271,10 @@ final class MethodSplit {
             }
             // both parts keep the handler's place in the table (inner handlers come first), and
             // its type annotations: ASM numbers them by table index as it writes each entry
-            if (hasCode(l, t.start, from)) {
+            if (UnreachableCode.hasRealInstructionBetween(t.start, from)) {
                 kept.add(part(t, t.start, from));
             }
-            if (hasCode(l, to, t.end)) {
+            if (UnreachableCode.hasRealInstructionBetween(to, t.end)) {
                 kept.add(part(t, to, t.end));
             }
         }
@@ -289,15 +289,6 @@ final class MethodSplit {
         return p;
     }
 
-    /** True if an instruction lies between the two labels (a handler's range may not be empty). */
-    private static boolean hasCode(InsnList l, LabelNode from, LabelNode to) {
-        for (AbstractInsnNode i = from; i != null && i != to; i = i.getNext()) {
-            if (i.getOpcode() >= 0) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /**
      * {@code if (ask()) return copy(args…, null, passed…);}: the parameters from

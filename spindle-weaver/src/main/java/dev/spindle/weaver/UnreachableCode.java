@@ -163,7 +163,8 @@ final class UnreachableCode {
         return false;
     }
 
-    private static boolean hasRealInstructionBetween(LabelNode start, LabelNode end) {
+    /** True if an instruction (not a label, line number or frame) lies between the two labels. */
+    static boolean hasRealInstructionBetween(LabelNode start, LabelNode end) {
         for (AbstractInsnNode x = start; x != null && x != end; x = x.getNext()) {
             if (x.getOpcode() >= 0) {
                 return true;
