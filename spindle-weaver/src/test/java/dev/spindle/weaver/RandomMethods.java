@@ -564,12 +564,7 @@ final class RandomMethods {
                     case 4, 5 -> {
                         if (canCall && !vars.isEmpty()) {
                             Var v = vars.get(r.nextInt(vars.size()));
-                            List<Integer> callees = new ArrayList<>();
-                            for (int k = 0; k < results.length; k++) {
-                                if (v.type.accepts(results[k])) {
-                                    callees.add(k);
-                                }
-                            }
+                            List<Integer> callees = calleesFor(v.type);
                             if (!callees.isEmpty()) {
                                 budget -= multiplier;
                                 return new Call(v, false, callees.get(r.nextInt(callees.size())), arg(), viaOther());
@@ -656,12 +651,7 @@ final class RandomMethods {
                             boolean reuse = !futures.isEmpty() && r.nextInt(3) == 0;
                             FutureVar f = reuse ? futures.get(r.nextInt(futures.size()))
                                     : new FutureVar("f" + nextFuture++, FUTURE_TYPES[r.nextInt(FUTURE_TYPES.length)]);
-                            List<Integer> callees = new ArrayList<>();
-                            for (int k = 0; k < results.length; k++) {
-                                if (f.type.accepts(results[k])) {
-                                    callees.add(k);
-                                }
-                            }
+                            List<Integer> callees = calleesFor(f.type);
                             if (!callees.isEmpty()) {
                                 budget -= multiplier;
                                 if (!reuse) {
@@ -679,6 +669,17 @@ final class RandomMethods {
                     default -> throw new IllegalStateException();
                 }
             }
+        }
+
+        /** The methods whose result a variable of type {@code t} holds. */
+        private List<Integer> calleesFor(Type t) {
+            List<Integer> callees = new ArrayList<>();
+            for (int k = 0; k < results.length; k++) {
+                if (t.accepts(results[k])) {
+                    callees.add(k);
+                }
+            }
+            return callees;
         }
 
         /** A variable type that holds {@code callee}'s result: mostly the same type, else widened or boxed. */
