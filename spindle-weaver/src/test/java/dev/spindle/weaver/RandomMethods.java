@@ -925,6 +925,15 @@ final class RandomMethods {
         return v.type.use(f.values.get(v));
     }
 
+    /** A call's value as a variable of type {@code t} holds it, or its {@link Boom}: a handle's content. */
+    private static Object outcomeOf(Program p, Semantics sem, int callee, int d, long arg, Type t) {
+        try {
+            return t.convert(call(p, sem, callee, d, arg));
+        } catch (Boom boom) {
+            return boom;
+        }
+    }
+
     private static void exec(Program p, Semantics sem, Stmt s, Frame f) {
         switch (s) {
             case Call c -> {
@@ -933,13 +942,7 @@ final class RandomMethods {
                     f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg)));
                 } else {
                     f.settle(c.v);
-                    Object h;
-                    try {
-                        h = c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg));
-                    } catch (Boom boom) {
-                        h = boom;
-                    }
-                    f.handles.put(c.v, h);
+                    f.handles.put(c.v, outcomeOf(p, sem, c.callee, f.d - 1, arg, c.v.type));
                     f.values.put(c.v, c.v.type.defaultValue());
                 }
             }
@@ -949,13 +952,7 @@ final class RandomMethods {
             }
             case Fork k -> {
                 long arg = k.arg.eval(sem, f);
-                Object o;
-                try {
-                    o = k.f.type.convert(call(p, sem, k.callee, f.d - 1, arg));
-                } catch (Boom boom) {
-                    o = boom;
-                }
-                f.futures.put(k.f, o);
+                f.futures.put(k.f, outcomeOf(p, sem, k.callee, f.d - 1, arg, k.f.type));
             }
             case Touch t -> {
                 Object o = f.futures.get(t.f);
