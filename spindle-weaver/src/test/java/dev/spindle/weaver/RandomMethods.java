@@ -12,8 +12,10 @@ import java.util.SplittableRandom;
  * Test support: random classes of methods with {@code @Future} locals, printed as Java source for
  * javac and evaluated by an interpreter of the same tree, which is the test's model.
  *
- * <p>Every method is {@code T mK(int d, long a)}, static or (in some programs) an instance
- * method, with T one of int, long, double and String — some of them only {@code new CK(d, a).value},
+ * <p>Every method is {@code T mK(int d, long a, …)}, static or (in some programs) an instance
+ * method, with T one of int, long, double and String and up to four more parameters of int,
+ * long, double and Object ({@link Param}: read and reassigned in the body, passed from
+ * {@code a} or {@code acc} by the callers, added into the leaf's value) — some of them only {@code new CK(d, a, …).value},
  * the body below being the constructor's of a nested (or, in an instance program, inner) class; at {@code d <= 0} it is a leaf that may
  * throw the program's failure — {@code IllegalStateException("boom")}, or in some programs the
  * checked {@code IOException("boom")} — otherwise its body is a random block over a
@@ -213,6 +215,111 @@ final class RandomMethods {
         }
     }
 
+    /**
+     * A parameter after {@code (int d, long a)}, named {@code pJ} by its position: a method has
+     * zero to four, of any mix of one- and two-slot types, so that the woven copies' parameter
+     * slots, the worker parameter's place after them and the base case tested at the call (whose
+     * prefix reads them in the leaf) meet every layout.
+     */
+    enum Param {
+        INT("int"), LONG("long"), DOUBLE("double"), OBJECT("Object");
+
+        final String java;
+
+        Param(String java) {
+            this.java = java;
+        }
+
+        Class<?> type() {
+            return switch (this) {
+                case INT -> int.class;
+                case LONG -> long.class;
+                case DOUBLE -> double.class;
+                case OBJECT -> Object.class;
+            };
+        }
+
+        /** The argument made from {@code x}, a long expression. */
+        String argSource(String x) {
+            return switch (this) {
+                case INT -> "(int) (" + x + " % 1000L)";
+                case LONG -> x;
+                case DOUBLE -> "(double) (" + x + " % 1000L) * 0.5";
+                case OBJECT -> "Long.valueOf(" + x + ")";
+            };
+        }
+
+        Object arg(long x) {
+            return switch (this) {
+                case INT -> (int) (x % 1000L);
+                case LONG -> x;
+                case DOUBLE -> (double) (x % 1000L) * 0.5;
+                case OBJECT -> Long.valueOf(x);
+            };
+        }
+
+        /** What the leaf adds to {@code a * 7L}: plain arithmetic, so a leaf that cannot throw stays a pure prefix. */
+        String leafSource(String p) {
+            return switch (this) {
+                case INT, LONG -> " + " + p;
+                case DOUBLE -> " + (long) " + p;
+                case OBJECT -> "";
+            };
+        }
+
+        long leaf(Object v) {
+            return switch (this) {
+                case INT -> (Integer) v;
+                case LONG -> (Long) v;
+                case DOUBLE -> (long) (double) (Double) v;
+                case OBJECT -> 0;
+            };
+        }
+
+        /** What a read adds into {@code acc}: the generated {@code use} overloads. */
+        long use(Object v) {
+            return switch (this) {
+                case INT -> (Integer) v;
+                case LONG -> (Long) v;
+                case DOUBLE -> (long) ((Double) v * 3);
+                case OBJECT -> Objects.hashCode(v);
+            };
+        }
+
+        String setSource(String p, long k) {
+            return switch (this) {
+                case INT -> p + " = " + p + " * 3 + " + k + ";";
+                case LONG -> p + " = " + p + " ^ " + k + "L;";
+                case DOUBLE -> p + " = " + p + " * 0.5 + " + k + ".0;";
+                case OBJECT -> p + " = Long.valueOf(acc ^ " + k + "L);";
+            };
+        }
+
+        Object set(Object v, long k, long acc) {
+            return switch (this) {
+                case INT -> (Integer) v * 3 + (int) k;
+                case LONG -> (Long) v ^ k;
+                case DOUBLE -> (Double) v * 0.5 + (double) k;
+                case OBJECT -> Long.valueOf(acc ^ k);
+            };
+        }
+    }
+
+    /**
+     * The argument for a callee's parameter of type {@code type}, made from {@code (a ^ k)}, or
+     * from {@code (acc ^ k)} where {@code fromAcc} (never in a lambda, which captures only
+     * effectively final locals).
+     */
+    record PArg(Param type, long k, boolean fromAcc) {
+        String source() {
+            return type.argSource("(" + (fromAcc ? "acc" : "a") + " ^ " + k + "L)");
+        }
+
+        Object eval(Frame f) {
+            return type.arg((fromAcc ? f.acc : f.a) ^ k);
+        }
+    }
+
     /** {@code (a * ka + acc * kacc + k [+ idx] [+ use(v)])}: a read of {@code v} may raise its failure. */
     record Arg(long ka, long kacc, long k, String idx, Var v) {
         String source() {
@@ -244,7 +351,7 @@ final class RandomMethods {
      * {@code @Future T v = mK(d - 1, arg);}, or with {@code declare} false {@code v = mK(d - 1, arg);};
      * with {@code viaOther}, {@code other().mK(…)}: a receiver computed by a call.
      */
-    record Call(Var v, boolean declare, int callee, Arg arg, boolean viaOther) implements Stmt {
+    record Call(Var v, boolean declare, int callee, Arg arg, boolean viaOther, List<PArg> pargs) implements Stmt {
     }
 
     /** {@code acc = acc * 31 + use(v);} */
@@ -255,7 +362,7 @@ final class RandomMethods {
      * {@code final long temp = arg; [Type] f = Spindle.futureX(() -> mK(d - 1, temp));}: the
      * lambda captures the argument's value, as it must (acc changes).
      */
-    record Fork(FutureVar f, boolean declare, int callee, Arg arg, boolean viaOther, String temp) implements Stmt {
+    record Fork(FutureVar f, boolean declare, int callee, Arg arg, boolean viaOther, String temp, List<PArg> pargs) implements Stmt {
     }
 
     /** {@code acc = acc * 37 + use(f.touchX());} */
@@ -267,7 +374,15 @@ final class RandomMethods {
     }
 
     /** {@code acc = acc * 29 + use(mK(d - 1, arg));}: a call that is not a future. */
-    record PlainCall(int callee, Arg arg, boolean viaOther) implements Stmt {
+    record PlainCall(int callee, Arg arg, boolean viaOther, List<PArg> pargs) implements Stmt {
+    }
+
+    /** {@code acc = acc * 43L + use(pJ);} */
+    record ReadParam(int j, Param type) implements Stmt {
+    }
+
+    /** {@code pJ = …;}: a parameter reassigned, from itself or (an Object one) from {@code acc}. */
+    record SetParam(int j, Param type, long k) implements Stmt {
     }
 
     /** {@code acc = acc * k + d;} */
@@ -311,18 +426,66 @@ final class RandomMethods {
     }
 
     /**
-     * {@code T mK(int d, long a)}: at {@code d <= 0} fails if {@code floorMod(a * leafK + 1, leafP) == 0}
+     * {@code T mK(int d, long a, params…)}: at {@code d <= 0} fails if {@code floorMod(a * leafK + 1, leafP) == 0}
      * (never if {@code leafP} is 0: a base case that cannot throw, which the weaver may test at the call),
-     * else returns from {@code a * 7}.
+     * else returns from {@code a * 7} plus its numeric parameters.
      */
-    record Method(int id, Type result, long leafK, long leafP, boolean locks, boolean constructor, Block body) {
+    record Method(int id, Type result, long leafK, long leafP, boolean locks, boolean constructor, List<Param> params, Block body) {
+        /** The parameter types, for reflection. */
+        Class<?>[] parameterTypes() {
+            Class<?>[] types = new Class<?>[2 + params.size()];
+            types[0] = int.class;
+            types[1] = long.class;
+            for (int j = 0; j < params.size(); j++) {
+                types[2 + j] = params.get(j).type();
+            }
+            return types;
+        }
+
+        /** The extra parameters' values for a run from {@code a}: what the test passes and the model assumes. */
+        Object[] entryParams(long a) {
+            Object[] values = new Object[params.size()];
+            for (int j = 0; j < values.length; j++) {
+                values[j] = params.get(j).arg(a ^ (31L * j + 5));
+            }
+            return values;
+        }
+
+        /** {@code (d, a, params…)}, boxed for {@code Method.invoke}. */
+        Object[] entryArguments(int d, long a) {
+            Object[] values = entryParams(a);
+            Object[] args = new Object[2 + values.length];
+            args[0] = d;
+            args[1] = a;
+            System.arraycopy(values, 0, args, 2, values.length);
+            return args;
+        }
+
+        String signature() {
+            StringBuilder sb = new StringBuilder("(int d, long a");
+            for (int j = 0; j < params.size(); j++) {
+                sb.append(", ").append(params.get(j).java).append(" p").append(j);
+            }
+            return sb.append(')').toString();
+        }
+
+        /** {@code d, a, p0, …}: the parameters passed on, from the method to its constructor. */
+        String passOn() {
+            StringBuilder sb = new StringBuilder("d, a");
+            for (int j = 0; j < params.size(); j++) {
+                sb.append(", p").append(j);
+            }
+            return sb.toString();
+        }
     }
 
     /**
      * @param instance its methods are instance methods (called on a new instance), else static
      * @param checked  its failure is the checked {@code java.io.IOException}, else {@code IllegalStateException}
+     * @param viaApi   (instance programs) {@code other()} returns the interface {@code <className>Api},
+     *                 which declares every method: its calls are {@code invokeinterface}
      */
-    record Program(String className, List<Method> methods, boolean instance, boolean checked) {
+    record Program(String className, List<Method> methods, boolean instance, boolean checked, boolean viaApi) {
         /** The outcome of a run that fails, as {@code outcome} prints it. */
         String failure() {
             return "threw " + (checked ? "java.io.IOException" : "java.lang.IllegalStateException") + ": boom";
@@ -336,12 +499,30 @@ final class RandomMethods {
             return (viaOther ? "other()." : "") + "m" + callee;
         }
 
+        /** {@code (d - 1, arg, pargs…)}. */
+        private static String arguments(String arg, List<PArg> pargs) {
+            StringBuilder sb = new StringBuilder("(d - 1, ").append(arg);
+            for (PArg q : pargs) {
+                sb.append(", ").append(q.source());
+            }
+            return sb.append(')').toString();
+        }
+
         String source() {
             StringBuilder sb = new StringBuilder();
             sb.append("package random;\n\nimport dev.spindle.Future;\nimport dev.spindle.Spindle;\n");
             sb.append("import dev.spindle.future.DoubleFuture;\nimport dev.spindle.future.IntFuture;\n");
             sb.append("import dev.spindle.future.LazyFuture;\nimport dev.spindle.future.LongFuture;\nimport java.util.Objects;\n\n");
-            sb.append("public final class ").append(className).append(" {\n");
+            String throwsClause = checked ? " throws Exception" : "";
+            if (viaApi) {                                  // not nested: a class cannot implement its own member
+                sb.append("interface ").append(className).append("Api {\n");
+                for (Method m : methods) {
+                    sb.append("    ").append(m.result.java).append(" m").append(m.id).append(m.signature()).append(throwsClause)
+                            .append(";\n");
+                }
+                sb.append("}\n\n");
+            }
+            sb.append("public final class ").append(className).append(viaApi ? " implements " + className + "Api" : "").append(" {\n");
             sb.append("    static int toInt(long x) { return (int) (x ^ (x >>> 32)); }\n");
             sb.append("    static double toDouble(long x) { return (double) Math.floorMod(x, 1000003L); }\n");
             sb.append("    static String toStr(long x) { return Long.toString(Math.floorMod(x, 1000003L), 36); }\n");
@@ -350,18 +531,17 @@ final class RandomMethods {
             sb.append("    static long use(double v) { return (long) (v * 3); }\n");
             sb.append("    static long use(Object v) { return Objects.hashCode(v); }\n");
             if (instance) {
-                sb.append("    ").append(className).append(" other() { return this; }\n");
+                sb.append("    ").append(className).append(viaApi ? "Api" : "").append(" other() { return this; }\n");
             }
-            String throwsClause = checked ? " throws Exception" : "";
             for (Method m : methods) {
                 sb.append("\n    public ").append(instance ? "" : "static ").append(m.result.java).append(" m").append(m.id)
-                        .append("(int d, long a)").append(throwsClause).append(" {\n");
+                        .append(m.signature()).append(throwsClause).append(" {\n");
                 String in = "        ";
                 if (m.constructor) {
-                    sb.append(in).append("return new C").append(m.id).append("(d, a).value;\n    }\n\n");
+                    sb.append(in).append("return new C").append(m.id).append('(').append(m.passOn()).append(").value;\n    }\n\n");
                     sb.append("    ").append(instance ? "" : "static ").append("final class C").append(m.id).append(" {\n");
                     sb.append("        ").append(m.result.java).append(" value;\n\n");
-                    sb.append("        C").append(m.id).append("(int d, long a)").append(throwsClause).append(" {\n");
+                    sb.append("        C").append(m.id).append(m.signature()).append(throwsClause).append(" {\n");
                     in = "            ";
                 }
                 sb.append(in).append("if (d <= 0) {\n");
@@ -369,7 +549,11 @@ final class RandomMethods {
                     sb.append(in).append("    if (Math.floorMod(a * ").append(m.leafK).append("L + 1L, ").append(m.leafP)
                             .append("L) == 0L) ").append(fail()).append("\n");
                 }
-                sb.append(in).append(m.constructor ? "    value = " : "    return ").append(m.result.fromAccSource("a * 7L"))
+                StringBuilder leaf = new StringBuilder("a * 7L");
+                for (int j = 0; j < m.params.size(); j++) {
+                    leaf.append(m.params.get(j).leafSource("p" + j));
+                }
+                sb.append(in).append(m.constructor ? "    value = " : "    return ").append(m.result.fromAccSource(leaf.toString()))
                         .append(m.constructor ? ";\n" + in + "    return;\n" : ";\n");
                 sb.append(in).append("}\n");
                 sb.append(in).append("long acc = a;\n");
@@ -397,21 +581,23 @@ final class RandomMethods {
                     if (c.declare) {
                         sb.append("@Future ").append(c.v.type.java).append(' ');
                     }
-                    sb.append(c.v.name).append(" = ").append(call(c.callee, c.viaOther)).append("(d - 1, ").append(c.arg.source())
-                            .append(");\n");
+                    sb.append(c.v.name).append(" = ").append(call(c.callee, c.viaOther)).append(arguments(c.arg.source(), c.pargs))
+                            .append(";\n");
                 }
                 case Read r -> sb.append(in).append("acc = acc * 31L + use(").append(r.v.name).append(");\n");
                 case Fork k -> {
                     sb.append(in).append("final long ").append(k.temp).append(" = ").append(k.arg.source()).append(";\n");
                     sb.append(in).append(k.declare ? k.f.declaredType() + " " : "").append(k.f.name).append(" = Spindle.")
-                            .append(k.f.factory()).append("(() -> ").append(call(k.callee, k.viaOther)).append("(d - 1, ")
-                            .append(k.temp).append("));\n");
+                            .append(k.f.factory()).append("(() -> ").append(call(k.callee, k.viaOther))
+                            .append(arguments(k.temp, k.pargs)).append(");\n");
                 }
                 case Touch t -> sb.append(in).append("acc = acc * 37L + use(").append(t.f.name).append('.').append(t.f.touch())
                         .append("());\n");
                 case SetConstant k -> sb.append(in).append(k.v.name).append(" = ").append(k.v.type.constantSource(k.k)).append(";\n");
-                case PlainCall p -> sb.append(in).append("acc = acc * 29L + use(").append(call(p.callee, p.viaOther)).append("(d - 1, ")
-                        .append(p.arg.source()).append("));\n");
+                case PlainCall p -> sb.append(in).append("acc = acc * 29L + use(").append(call(p.callee, p.viaOther))
+                        .append(arguments(p.arg.source(), p.pargs)).append(");\n");
+                case ReadParam q -> sb.append(in).append("acc = acc * 43L + use(p").append(q.j).append(");\n");
+                case SetParam q -> sb.append(in).append(q.type.setSource("p" + q.j, q.k)).append('\n');
                 case Mix x -> sb.append(in).append("acc = acc * ").append(x.k).append("L + d;\n");
                 case If i -> {
                     sb.append(in).append("if (").append(i.c.source()).append(") {\n");
@@ -487,18 +673,24 @@ final class RandomMethods {
         boolean checked = r.nextInt(4) == 0;
         int n = 2 + r.nextInt(3);
         Type[] results = new Type[n];
+        List<List<Param>> params = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             results[i] = RESULTS[r.nextInt(RESULTS.length)];
+            List<Param> ps = new ArrayList<>();
+            for (int j = r.nextBoolean() ? 0 : 1 + r.nextInt(4); j > 0; j--) {
+                ps.add(Param.values()[r.nextInt(Param.values().length)]);
+            }
+            params.add(List.copyOf(ps));
         }
         List<Method> methods = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             boolean constructor = r.nextInt(5) == 0;
-            Generator g = new Generator(r, results, results[i], instance, !checked, constructor);
+            Generator g = new Generator(r, results, params, i, instance, !checked, constructor);
             Block body = g.block(0, 1);
             methods.add(new Method(i, results[i], 1 + r.nextInt(1000), LEAF_PRIMES[r.nextInt(LEAF_PRIMES.length)], g.locks,
-                    constructor, body));
+                    constructor, params.get(i), body));
         }
-        return new Program(className, methods, instance, checked);
+        return new Program(className, methods, instance, checked, instance && r.nextBoolean());
     }
 
     /** Generates one method's body, tracking the variables and loop indices in scope. */
@@ -506,6 +698,9 @@ final class RandomMethods {
         private final SplittableRandom r;
         private final Type[] results;
         private final Type result;
+        /** Every method's parameters after {@code (int d, long a)}, and this method's. */
+        private final List<List<Param>> params;
+        private final List<Param> own;
         private final List<Var> vars = new ArrayList<>();
         private final List<String> indices = new ArrayList<>();
         private int nextVar;
@@ -524,10 +719,13 @@ final class RandomMethods {
 
         private final boolean constructor;
 
-        Generator(SplittableRandom r, Type[] results, Type result, boolean instance, boolean objectFutures, boolean constructor) {
+        Generator(SplittableRandom r, Type[] results, List<List<Param>> params, int self, boolean instance, boolean objectFutures,
+                boolean constructor) {
             this.r = r;
             this.results = results;
-            this.result = result;
+            this.result = results[self];
+            this.params = params;
+            this.own = params.get(self);
             this.instance = instance;
             this.objectFutures = objectFutures;
             this.constructor = constructor;
@@ -556,7 +754,7 @@ final class RandomMethods {
                             budget -= multiplier;
                             int callee = r.nextInt(results.length);
                             Var v = new Var("v" + nextVar++, variableFor(results[callee]));
-                            Call c = new Call(v, true, callee, arg(), viaOther());
+                            Call c = new Call(v, true, callee, arg(), viaOther(), pargs(callee, false));
                             vars.add(v);
                             return c;
                         }
@@ -567,7 +765,8 @@ final class RandomMethods {
                             List<Integer> callees = calleesFor(v.type);
                             if (!callees.isEmpty()) {
                                 budget -= multiplier;
-                                return new Call(v, false, callees.get(r.nextInt(callees.size())), arg(), viaOther());
+                                int callee = callees.get(r.nextInt(callees.size()));
+                                return new Call(v, false, callee, arg(), viaOther(), pargs(callee, false));
                             }
                         }
                     }
@@ -582,7 +781,12 @@ final class RandomMethods {
                         }
                         if (canCall && r.nextBoolean()) {
                             budget -= multiplier;
-                            return new PlainCall(r.nextInt(results.length), arg(), viaOther());
+                            int callee = r.nextInt(results.length);
+                            return new PlainCall(callee, arg(), viaOther(), pargs(callee, false));
+                        }
+                        if (!own.isEmpty() && r.nextBoolean()) {
+                            int j = r.nextInt(own.size());
+                            return r.nextBoolean() ? new ReadParam(j, own.get(j)) : new SetParam(j, own.get(j), r.nextInt(100));
                         }
                         return new Mix(3 + r.nextInt(40));
                     }
@@ -657,7 +861,8 @@ final class RandomMethods {
                                 if (!reuse) {
                                     futures.add(f);
                                 }
-                                return new Fork(f, !reuse, callees.get(r.nextInt(callees.size())), arg(), viaOther(), "t" + nextTemp++);
+                                int callee = callees.get(r.nextInt(callees.size()));
+                                return new Fork(f, !reuse, callee, arg(), viaOther(), "t" + nextTemp++, pargs(callee, true));
                             }
                         }
                     }
@@ -702,6 +907,15 @@ final class RandomMethods {
             return new Arg(1 + r.nextInt(9), r.nextInt(5), r.nextInt(1000), idx, v);
         }
 
+        /** Arguments for {@code callee}'s parameters after {@code (d - 1, arg)}; in a lambda, none from {@code acc}. */
+        private List<PArg> pargs(int callee, boolean inLambda) {
+            List<PArg> out = new ArrayList<>();
+            for (Param t : params.get(callee)) {
+                out.add(new PArg(t, r.nextInt(1 << 16), !inLambda && r.nextBoolean()));
+            }
+            return List.copyOf(out);
+        }
+
         private boolean viaOther() {
             return instance && r.nextInt(3) == 0;
         }
@@ -727,8 +941,8 @@ final class RandomMethods {
                 Object dropped = target instanceof Call c && c.declare ? c.v : target instanceof Fork fork && fork.declare ? fork.f : null;
                 Block body = without(m.body, new int[] {t}, dropped);
                 List<Method> ms = new ArrayList<>(p.methods);
-                ms.set(k, new Method(m.id, m.result, m.leafK, m.leafP, m.locks, m.constructor, body));
-                out.add(new Program(p.className, ms, p.instance, p.checked));
+                ms.set(k, new Method(m.id, m.result, m.leafK, m.leafP, m.locks, m.constructor, m.params, body));
+                out.add(new Program(p.className, ms, p.instance, p.checked, p.viaApi));
             }
         }
         return out;
@@ -817,6 +1031,8 @@ final class RandomMethods {
     private static final class Frame {
         final long a;
         final int d;
+        /** The parameters after {@code (d, a)}: their current values. */
+        final Object[] params;
         long acc;
         final Map<String, Long> indices = new HashMap<>();
         final Map<Var, Object> values = new HashMap<>();
@@ -826,10 +1042,20 @@ final class RandomMethods {
         final Map<FutureVar, Object> futures = new HashMap<>();
         boolean pendingFailure;
 
-        Frame(int d, long a) {
+        Frame(int d, long a, Object[] params) {
             this.d = d;
             this.a = a;
+            this.params = params;
             this.acc = a;
+        }
+
+        /** The callee's arguments after {@code (d - 1, arg)}, in source order. */
+        Object[] args(List<PArg> pargs) {
+            Object[] values = new Object[pargs.size()];
+            for (int j = 0; j < values.length; j++) {
+                values[j] = pargs.get(j).eval(this);
+            }
+            return values;
         }
 
         long index(String idx) {
@@ -845,16 +1071,20 @@ final class RandomMethods {
         }
     }
 
-    /** Evaluates {@code mK(d, a)} of a program: its value, or throws {@link Boom}. */
-    static Object call(Program p, Semantics sem, int k, int d, long a) {
+    /** Evaluates {@code mK(d, a, params…)} of a program: its value, or throws {@link Boom}. */
+    static Object call(Program p, Semantics sem, int k, int d, long a, Object[] params) {
         Method m = p.methods.get(k);
         if (d <= 0) {
             if (m.leafP != 0 && Math.floorMod(a * m.leafK + 1L, m.leafP) == 0L) {
                 throw new Boom();
             }
-            return m.result.fromAcc(a * 7L);
+            long leaf = a * 7L;
+            for (int j = 0; j < params.length; j++) {
+                leaf += m.params.get(j).leaf(params[j]);
+            }
+            return m.result.fromAcc(leaf);
         }
-        Frame f = new Frame(d, a);
+        Frame f = new Frame(d, a, params.clone());
         Object result;
         try {
             exec(p, sem, m.body, f);
@@ -873,10 +1103,10 @@ final class RandomMethods {
         return result;
     }
 
-    /** The outcome as {@code ConformanceTest.outcome} prints it. */
+    /** The outcome as {@code ConformanceTest.outcome} prints it, of a run from {@code (d, a)} with {@link Method#entryParams}. */
     static String outcome(Program p, Semantics sem, int k, int d, long a) {
         try {
-            return "value " + call(p, sem, k, d, a);
+            return "value " + call(p, sem, k, d, a, p.methods.get(k).entryParams(a));
         } catch (Boom b) {
             return p.failure();
         }
@@ -892,7 +1122,7 @@ final class RandomMethods {
                     // javac records no variable whose range is empty: a declaration that ends its
                     // block is invisible to the weaver, and its call is made as written.
                     long arg = c.arg.eval(sem, f);
-                    f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg)));
+                    f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg, f.args(c.pargs))));
                     continue;
                 }
                 if (s instanceof Call c && c.declare) {
@@ -926,9 +1156,9 @@ final class RandomMethods {
     }
 
     /** A call's value as a variable of type {@code t} holds it, or its {@link Boom}: a handle's content. */
-    private static Object outcomeOf(Program p, Semantics sem, int callee, int d, long arg, Type t) {
+    private static Object outcomeOf(Program p, Semantics sem, int callee, int d, long arg, Object[] params, Type t) {
         try {
-            return t.convert(call(p, sem, callee, d, arg));
+            return t.convert(call(p, sem, callee, d, arg, params));
         } catch (Boom boom) {
             return boom;
         }
@@ -938,11 +1168,12 @@ final class RandomMethods {
         switch (s) {
             case Call c -> {
                 long arg = c.arg.eval(sem, f);
+                Object[] params = f.args(c.pargs);
                 if (sem == Semantics.SERIAL) {
-                    f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg)));
+                    f.values.put(c.v, c.v.type.convert(call(p, sem, c.callee, f.d - 1, arg, params)));
                 } else {
                     f.settle(c.v);
-                    f.handles.put(c.v, outcomeOf(p, sem, c.callee, f.d - 1, arg, c.v.type));
+                    f.handles.put(c.v, outcomeOf(p, sem, c.callee, f.d - 1, arg, params, c.v.type));
                     f.values.put(c.v, c.v.type.defaultValue());
                 }
             }
@@ -952,7 +1183,7 @@ final class RandomMethods {
             }
             case Fork k -> {
                 long arg = k.arg.eval(sem, f);
-                f.futures.put(k.f, outcomeOf(p, sem, k.callee, f.d - 1, arg, k.f.type));
+                f.futures.put(k.f, outcomeOf(p, sem, k.callee, f.d - 1, arg, f.args(k.pargs), k.f.type));
             }
             case Touch t -> {
                 Object o = f.futures.get(t.f);
@@ -971,8 +1202,11 @@ final class RandomMethods {
             case PlainCall c -> {
                 Type t = p.methods.get(c.callee).result;
                 long acc = f.acc;
-                f.acc = acc * 29L + t.use(call(p, sem, c.callee, f.d - 1, c.arg.eval(sem, f)));
+                long arg = c.arg.eval(sem, f);
+                f.acc = acc * 29L + t.use(call(p, sem, c.callee, f.d - 1, arg, f.args(c.pargs)));
             }
+            case ReadParam q -> f.acc = f.acc * 43L + q.type.use(f.params[q.j]);
+            case SetParam q -> f.params[q.j] = q.type.set(f.params[q.j], q.k, f.acc);
             case Mix x -> f.acc = f.acc * x.k + f.d;
             case If i -> exec(p, sem, i.c.eval(f) ? i.then : i.otherwise, f);
             case Switch w -> exec(p, sem, w.cases.get((int) Math.floorMod(f.acc ^ w.k, (long) w.cases.size())), f);

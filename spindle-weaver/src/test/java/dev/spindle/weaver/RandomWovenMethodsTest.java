@@ -118,14 +118,15 @@ class RandomWovenMethodsTest {
         Object plainTarget = p.instance() ? plainClass.getConstructor().newInstance() : null;
         Object wovenTarget = p.instance() ? wovenClass.getConstructor().newInstance() : null;
         for (RandomMethods.Method m : p.methods()) {
-            Method unwoven = plainClass.getMethod("m" + m.id(), int.class, long.class);
-            Method woven = wovenClass.getMethod("m" + m.id(), int.class, long.class);
+            Method unwoven = plainClass.getMethod("m" + m.id(), m.parameterTypes());
+            Method woven = wovenClass.getMethod("m" + m.id(), m.parameterTypes());
             for (int run = 0; run <= INPUTS.length; run++) {
                 long a = INPUTS[run % INPUTS.length];
                 int d = run < INPUTS.length ? DEPTH : DEEP;
-                String where = p.className() + ".m" + m.id() + "(" + d + ", " + a + ")";
+                Object[] args = m.entryArguments(d, a);
+                String where = p.className() + ".m" + m.id() + Arrays.toString(args);
                 String serial = RandomMethods.outcome(p, RandomMethods.Semantics.SERIAL, m.id(), d, a);
-                String actual = outcome(unwoven, plainTarget, d, a);
+                String actual = outcome(unwoven, plainTarget, args);
                 if (!serial.equals(actual)) {
                     return where + " unwoven: " + actual + ", but the model's serial semantics give " + serial
                             + " (the generator or the model is wrong)";
@@ -133,13 +134,13 @@ class RandomWovenMethodsTest {
                 String directive = RandomMethods.outcome(p, RandomMethods.Semantics.DIRECTIVE, m.id(), d, a);
                 tally[0]++;
                 tally[1] += directive.startsWith("threw") ? 1 : 0;
-                actual = outcome(woven, wovenTarget, d, a);
+                actual = outcome(woven, wovenTarget, args);
                 if (!directive.equals(actual)) {
                     return where + " woven, on the calling thread: " + actual + ", expected " + directive;
                 }
                 for (int round = 0; round < 2; round++) {
                     for (SpindlePool pool : new SpindlePool[] {one, two}) {
-                        actual = onPool(pool, woven, wovenTarget, d, a, where, p);
+                        actual = onPool(pool, woven, wovenTarget, args, where, p);
                         if (!directive.equals(actual)) {
                             return where + " woven, on a pool of " + pool.parallelism() + " worker(s), round " + round + ": "
                                     + actual + ", expected " + directive;
@@ -238,7 +239,8 @@ class RandomWovenMethodsTest {
         for (Map.Entry<String, byte[]> e : plain.entrySet()) {
             String name = e.getKey();
             int nested = name.indexOf('$');
-            RandomMethods.Program p = byName.get(nested < 0 ? name : name.substring(0, nested));
+            String top = nested < 0 ? name : name.substring(0, nested);
+            RandomMethods.Program p = byName.getOrDefault(top, byName.get(top.replaceFirst("Api$", "")));
             byte[] in = e.getValue();
             WeaveResult first = w.weave(in);
             if (!first.refusals().isEmpty()) {
@@ -262,9 +264,9 @@ class RandomWovenMethodsTest {
     }
 
     /** The value, or the exception's class and message (and, unless it is a program's failure, its stack). */
-    private static String outcome(Method m, Object target, int d, long a) {
+    private static String outcome(Method m, Object target, Object[] args) {
         try {
-            return "value " + m.invoke(target, d, a);
+            return "value " + m.invoke(target, args);
         } catch (InvocationTargetException e) {
             Throwable t = e.getCause();
             return "threw " + t.getClass().getName() + ": " + t.getMessage()
@@ -274,12 +276,12 @@ class RandomWovenMethodsTest {
         }
     }
 
-    private static String onPool(SpindlePool pool, Method m, Object target, int d, long a, String where, RandomMethods.Program p)
+    private static String onPool(SpindlePool pool, Method m, Object target, Object[] args, String where, RandomMethods.Program p)
             throws InterruptedException {
         Task<String> t = new Task<>() {
             @Override
             protected String compute() {
-                return outcome(m, target, d, a);
+                return outcome(m, target, args);
             }
         };
         pool.submit(t);
