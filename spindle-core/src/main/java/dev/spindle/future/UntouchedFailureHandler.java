@@ -2,8 +2,9 @@ package dev.spindle.future;
 
 /**
  * Receives the failure of a future that nobody touched, at the latest when the future's scope
- * ends (a scope raises them instead) or its pool closes. The default logs a WARNING on the
- * {@link System.Logger} named {@code dev.spindle.future}.
+ * ends (a scope raises them instead) or its pool closes — or sooner, on the thread whose failure
+ * overflowed the pool's bound on unobserved failures ({@link UntouchedFailures}). The default logs
+ * a WARNING on the {@link System.Logger} named {@code dev.spindle.future}.
  *
  * <pre>{@code
  * List<Throwable> lost = new CopyOnWriteArrayList<>();

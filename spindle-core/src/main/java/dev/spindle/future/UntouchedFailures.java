@@ -1,5 +1,7 @@
 package dev.spindle.future;
 
+import dev.spindle.runtime.IntProperty;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -7,13 +9,28 @@ import java.util.Objects;
 /**
  * The failures of one pool's futures that ran without a touch (promoted and run by the scheduler,
  * settled at the end of the task that created them, or run at their creation) and that nobody
- * has observed yet. Kept
- * until the pool closes; observed entries are dropped as new ones arrive.
+ * has observed yet. Kept until the pool closes; observed entries are dropped as new ones arrive.
+ *
+ * <p>The ledger is bounded: a pool that never closes (the default pool lives until JVM exit)
+ * would otherwise keep every fire-and-forget failure, its exception and stack trace, for good.
+ * When more than {@link #limit} failures are unobserved, the oldest of them are reported at once,
+ * on the thread that adds the newest, rather than when the pool closes; "at the latest when the
+ * pool closes" still holds. A future reported early can still be touched, and its touch still
+ * raises the failure; the report came before it (the handler is told of futures that were
+ * untouched when the ledger overflowed). {@code -Dspindle.future.untouchedLimit=N} sets the bound
+ * (default {@value #DEFAULT_LIMIT}; 0: no bound, every report waits for the pool to close).
  */
 public final class UntouchedFailures {
+    /** The bound when {@code spindle.future.untouchedLimit} is not set. */
+    static final int DEFAULT_LIMIT = 4096;
+    private static final int LIMIT = IntProperty.nonNegative("spindle.future.untouchedLimit", DEFAULT_LIMIT);
+
     private final List<Entry> entries = new ArrayList<>();
     private volatile UntouchedFailureHandler handler = UntouchedFailureHandler.LOG;
-    private int purgeAt = 64;
+    /** Unobserved entries kept at most (0: no bound); past it the oldest are reported, down to half of it. */
+    private final int limit;
+    /** The size at which observed entries are purged and, past the bound, the oldest reported. */
+    private int purgeAt;
 
     /** {@code source}: the {@link PromotedFuture}, or the report's handle of a future that failed at its creation. */
     private record Entry(Object source, Outcome outcome) {
@@ -22,8 +39,23 @@ public final class UntouchedFailures {
         }
     }
 
-    /** Creates an empty ledger (one per pool). */
+    /** Creates an empty ledger (one per pool), bounded by {@code -Dspindle.future.untouchedLimit}. */
     public UntouchedFailures() {
+        this(LIMIT);
+    }
+
+    /**
+     * Creates an empty ledger with its own bound.
+     *
+     * @param limit unobserved failures kept at most before the oldest are reported; 0 for no bound
+     * @throws IllegalArgumentException if {@code limit} is negative or 1
+     */
+    UntouchedFailures(int limit) {
+        if (limit < 0 || limit == 1) {
+            throw new IllegalArgumentException("untouched-failure limit must be 0 (no bound) or at least 2, not " + limit);
+        }
+        this.limit = limit;
+        this.purgeAt = limit > 0 ? Math.min(64, limit) : 64;
     }
 
     /**
@@ -35,21 +67,42 @@ public final class UntouchedFailures {
         handler = Objects.requireNonNull(h, "handler");
     }
 
-    synchronized void add(PromotedFuture f, Outcome o) {
+    void add(PromotedFuture f, Outcome o) {
         addEntry(f, o);
     }
 
     /** A future that ran at its creation and failed; {@code view} is a report's handle on it. */
-    synchronized void add(LazyFuture<?> view, Outcome o) {
+    void add(LazyFuture<?> view, Outcome o) {
         addEntry(view, o);
     }
 
     private void addEntry(Object source, Outcome o) {
-        if (entries.size() >= purgeAt) {
-            entries.removeIf(e -> e.outcome.observed);
-            purgeAt = Math.max(64, entries.size() * 2);
+        List<Entry> overflow = null;
+        synchronized (this) {
+            if (entries.size() >= purgeAt) {
+                entries.removeIf(e -> e.outcome.observed);
+                if (limit > 0 && entries.size() > limit / 2) {
+                    // the oldest go now: the ledger keeps half its bound, so the next overflow is
+                    // limit / 2 failures away and the work per failure stays constant
+                    List<Entry> oldest = entries.subList(0, entries.size() - limit / 2);
+                    overflow = new ArrayList<>(oldest);
+                    oldest.clear();
+                }
+                purgeAt = Math.max(64, entries.size() * 2);
+                if (limit > 0) {
+                    purgeAt = Math.min(purgeAt, limit);
+                }
+            }
+            entries.add(new Entry(source, o));
         }
-        entries.add(new Entry(source, o));
+        if (overflow != null) {
+            report(overflow);
+        }
+    }
+
+    /** Entries held: the unobserved ones, and observed ones until the next purge. For tests. */
+    synchronized int size() {
+        return entries.size();
     }
 
     /**
@@ -63,6 +116,11 @@ public final class UntouchedFailures {
             todo = new ArrayList<>(entries);
             entries.clear();
         }
+        report(todo);
+    }
+
+    /** Hands each entry not yet observed to the handler, outside the ledger's lock. */
+    private void report(List<Entry> todo) {
         UntouchedFailureHandler h = handler;
         for (Entry e : todo) {
             if (!e.outcome.observed) {

@@ -235,7 +235,8 @@ public final class SpindlePool extends AbstractExecutorService implements AutoCl
 
     /**
      * The failures of this pool's futures that nobody touched yet; reported when the pool
-     * terminates (for the default pool, at JVM exit). For the futures runtime.
+     * terminates (for the default pool, at JVM exit), or sooner past the ledger's bound
+     * ({@link UntouchedFailures}). For the futures runtime.
      *
      * @return the ledger
      */

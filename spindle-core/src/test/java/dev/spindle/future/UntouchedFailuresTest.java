@@ -1,0 +1,130 @@
+package dev.spindle.future;
+
+import dev.spindle.Spindle;
+import dev.spindle.runtime.SpindlePool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The untouched-failure ledger's bound: what overflows is reported at once, each failure once, none lost. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class UntouchedFailuresTest {
+    /** A region for the report's handles: the test thread's own. */
+    private static final ExposedFutures REGION = LatentStack.current().currentRegion();
+
+    private static Outcome failure(List<Outcome> all, int i) {
+        Outcome o = Outcome.failed(new IllegalStateException("failure " + i));
+        all.add(o);
+        return o;
+    }
+
+    @Test
+    void theOldestAreReportedWhenMoreThanTheLimitAreUnobserved() {
+        UntouchedFailures ledger = new UntouchedFailures(8);
+        List<Throwable> reported = new ArrayList<>();
+        ledger.setHandler((f, ex) -> reported.add(ex));
+        List<Outcome> all = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Outcome o = failure(all, i);
+            ledger.add(LazyFuture.view(REGION, i, o), o);
+        }
+        assertEquals(List.of(), reported, "nothing is reported while the ledger holds at most its limit");
+        Outcome ninth = failure(all, 8);
+        ledger.add(LazyFuture.view(REGION, 8, ninth), ninth);
+        // the ninth finds eight unobserved: the oldest four (down to half the limit) are reported now
+        assertEquals(List.of(all.get(0).failure, all.get(1).failure, all.get(2).failure, all.get(3).failure), reported);
+        assertTrue(ledger.size() <= 8, "the ledger holds " + ledger.size() + " entries, more than its limit of 8");
+        ledger.reportAll();
+        List<Throwable> every = new ArrayList<>();
+        for (Outcome o : all) {
+            every.add(o.failure);
+        }
+        assertEquals(every, reported, "at close the rest, in order; each failure once");
+    }
+
+    @Test
+    void observedFailuresMakeRoomAndAreNeverReported() {
+        UntouchedFailures ledger = new UntouchedFailures(8);
+        List<Throwable> reported = new ArrayList<>();
+        ledger.setHandler((f, ex) -> reported.add(ex));
+        List<Outcome> all = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            Outcome o = failure(all, i);
+            ledger.add(LazyFuture.view(REGION, i, o), o);
+            o.observed = true;                       // touched right away, as most failures are
+        }
+        assertTrue(ledger.size() <= 8, "observed entries were not purged: " + ledger.size() + " held");
+        ledger.reportAll();
+        assertEquals(List.of(), reported);
+    }
+
+    @Test
+    void noLimitKeepsEveryFailureUntilClose() {
+        UntouchedFailures ledger = new UntouchedFailures(0);
+        List<Throwable> reported = new ArrayList<>();
+        ledger.setHandler((f, ex) -> reported.add(ex));
+        List<Outcome> all = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            Outcome o = failure(all, i);
+            ledger.add(LazyFuture.view(REGION, i, o), o);
+        }
+        assertEquals(0, reported.size());
+        ledger.reportAll();
+        assertEquals(1000, reported.size());
+    }
+
+    @Test
+    void aLimitOfOneOrLessThanZeroIsRefusedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new UntouchedFailures(1));
+        assertTrue(e.getMessage().contains("not 1"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new UntouchedFailures(-5));
+        assertTrue(e.getMessage().contains("not -5"), e.getMessage());
+    }
+
+    /**
+     * A pool that never closes keeps at most the default bound of failures nobody touched: a
+     * worker that forgets ten thousand failing futures has the oldest reported while it runs, and
+     * at close every failure has been reported exactly once.
+     */
+    @Test
+    void aPoolReportsForgottenFailuresPastTheBoundWhileItRuns() throws Exception {
+        int n = UntouchedFailures.DEFAULT_LIMIT * 2 + 100;
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        SpindlePool pool = new SpindlePool(1);
+        pool.setUntouchedFailureHandler((f, ex) -> reported.add(ex));
+        try {
+            LazyFutureTest.onWorker(pool, () -> {
+                for (int i = 0; i < n; i++) {
+                    int k = i;
+                    Spindle.future(() -> {
+                        throw new IllegalStateException("forgotten " + k);
+                    });
+                }
+                return null;
+            });
+            assertTrue(pool.untouchedFailures().size() <= UntouchedFailures.DEFAULT_LIMIT,
+                    "the ledger holds " + pool.untouchedFailures().size() + " failures, past its bound of "
+                            + UntouchedFailures.DEFAULT_LIMIT);
+            assertTrue(reported.size() >= n - UntouchedFailures.DEFAULT_LIMIT,
+                    "only " + reported.size() + " of " + n + " forgotten failures were reported before the pool closed");
+        } finally {
+            pool.close();
+        }
+        assertEquals(n, reported.size(), "every forgotten failure is reported by the close");
+        Map<Throwable, Boolean> distinct = new IdentityHashMap<>();
+        for (Throwable t : reported) {
+            distinct.put(t, Boolean.TRUE);
+        }
+        assertEquals(n, distinct.size(), "a failure was reported twice");
+    }
+}
