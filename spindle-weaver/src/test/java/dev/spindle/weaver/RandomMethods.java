@@ -360,9 +360,13 @@ final class RandomMethods {
 
     /**
      * {@code final long temp = arg; [Type] f = Spindle.futureX(() -> mK(d - 1, temp));}: the
-     * lambda captures the argument's value, as it must (acc changes).
+     * lambda captures the argument's value, as it must (acc changes). With {@code inner}, the
+     * lambda's body is {@code { @Future T w = mK(d - 1, temp); return w; }}: its own method is
+     * woven for the directive, and the serial method that calls it in place calls a woven method.
+     * Either way the future's outcome is the call's.
      */
-    record Fork(FutureVar f, boolean declare, int callee, Arg arg, boolean viaOther, String temp, List<PArg> pargs) implements Stmt {
+    record Fork(FutureVar f, boolean declare, int callee, Arg arg, boolean viaOther, String temp, List<PArg> pargs,
+            boolean inner) implements Stmt {
     }
 
     /** {@code acc = acc * 37 + use(f.touchX());} */
@@ -587,9 +591,13 @@ final class RandomMethods {
                 case Read r -> sb.append(in).append("acc = acc * 31L + use(").append(r.v.name).append(");\n");
                 case Fork k -> {
                     sb.append(in).append("final long ").append(k.temp).append(" = ").append(k.arg.source()).append(";\n");
+                    String body = call(k.callee, k.viaOther) + arguments(k.temp, k.pargs);
+                    if (k.inner) {
+                        String w = "w" + k.temp;
+                        body = "{ @Future " + k.f.type.java + " " + w + " = " + body + "; return " + w + "; }";
+                    }
                     sb.append(in).append(k.declare ? k.f.declaredType() + " " : "").append(k.f.name).append(" = Spindle.")
-                            .append(k.f.factory()).append("(() -> ").append(call(k.callee, k.viaOther))
-                            .append(arguments(k.temp, k.pargs)).append(");\n");
+                            .append(k.f.factory()).append("(() -> ").append(body).append(");\n");
                 }
                 case Touch t -> sb.append(in).append("acc = acc * 37L + use(").append(t.f.name).append('.').append(t.f.touch())
                         .append("());\n");
@@ -862,7 +870,8 @@ final class RandomMethods {
                                     futures.add(f);
                                 }
                                 int callee = callees.get(r.nextInt(callees.size()));
-                                return new Fork(f, !reuse, callee, arg(), viaOther(), "t" + nextTemp++, pargs(callee, true));
+                                return new Fork(f, !reuse, callee, arg(), viaOther(), "t" + nextTemp++, pargs(callee, true),
+                                        r.nextInt(3) == 0);
                             }
                         }
                     }
