@@ -55,7 +55,7 @@ public final class InterleavedPair {
         System.out.print(run(b, args[2], args[3], workers, rounds));
     }
 
-    private static int positive(String what, String text) {
+    static int positive(String what, String text) {
         int v;
         try {
             v = Integer.parseInt(text);
