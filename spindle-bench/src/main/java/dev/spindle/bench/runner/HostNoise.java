@@ -48,7 +48,7 @@ public final class HostNoise {
         }
         Benchmark<?, ?> b = Suites.get(args[0]).benchmarks().stream().filter(x -> x.name().equals(args[1])).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("suite " + args[0] + " has no benchmark '" + args[1] + "'"));
-        System.out.print(run(b, args[2], workers, rounds));
+        System.out.print(run(b, args[2], workers, rounds, CHAIN));
     }
 
     /** A dependency chain of xor-shifts: each step needs the last. */
@@ -62,19 +62,24 @@ public final class HostNoise {
         return x;
     }
 
-    private static <I, R> String run(Benchmark<I, R> b, String variant, int workers, int rounds) throws Exception {
+    /**
+     * Runs the rounds and returns the report.
+     *
+     * @param chain iterations of the chain per round ({@link #CHAIN} from the command line)
+     */
+    static <I, R> String run(Benchmark<I, R> b, String variant, int workers, int rounds, long chain) throws Exception {
         Variant<I, R> v = b.variant(variant);
         I input = b.prepare(Size.DEFAULT);
         double[] chainMs = new double[rounds];
         double[] runMs = new double[rounds];
         for (int i = 0; i < 5; i++) {
-            sink += chain(CHAIN / 10);
+            sink += chain(chain / 10);
         }
         R reference = null;
         try (Variant.Instance<I, R> instance = v.open(workers)) {
             for (int r = 0; r < rounds; r++) {
                 long t0 = System.nanoTime();
-                sink += chain(CHAIN);
+                sink += chain(chain);
                 long t1 = System.nanoTime();
                 I fresh = b.fresh(input);
                 long t2 = System.nanoTime();
