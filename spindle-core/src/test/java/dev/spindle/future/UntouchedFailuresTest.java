@@ -22,25 +22,31 @@ class UntouchedFailuresTest {
     /** A region for the report's handles: the test thread's own. */
     private static final ExposedFutures REGION = LatentStack.current().currentRegion();
 
-    private static Outcome failure(List<Outcome> all, int i) {
-        Outcome o = Outcome.failed(new IllegalStateException("failure " + i));
-        all.add(o);
-        return o;
+    /** Adds {@code n} new failures to the ledger, each with a report's handle, appending their outcomes to {@code all}. */
+    private static void addFailures(UntouchedFailures ledger, List<Outcome> all, int n, boolean observeAtOnce) {
+        for (int k = 0; k < n; k++) {
+            Outcome o = Outcome.failed(new IllegalStateException("failure " + all.size()));
+            all.add(o);
+            ledger.add(LazyFuture.view(REGION, all.size(), o), o);
+            o.observed = observeAtOnce;                // touched right away, as most failures are
+        }
+    }
+
+    /** A ledger with this bound whose handler appends to {@code reported}. */
+    private static UntouchedFailures ledger(int limit, List<Throwable> reported) {
+        UntouchedFailures ledger = new UntouchedFailures(limit);
+        ledger.setHandler((f, ex) -> reported.add(ex));
+        return ledger;
     }
 
     @Test
     void theOldestAreReportedWhenMoreThanTheLimitAreUnobserved() {
-        UntouchedFailures ledger = new UntouchedFailures(8);
         List<Throwable> reported = new ArrayList<>();
-        ledger.setHandler((f, ex) -> reported.add(ex));
+        UntouchedFailures ledger = ledger(8, reported);
         List<Outcome> all = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            Outcome o = failure(all, i);
-            ledger.add(LazyFuture.view(REGION, i, o), o);
-        }
+        addFailures(ledger, all, 8, false);
         assertEquals(List.of(), reported, "nothing is reported while the ledger holds at most its limit");
-        Outcome ninth = failure(all, 8);
-        ledger.add(LazyFuture.view(REGION, 8, ninth), ninth);
+        addFailures(ledger, all, 1, false);
         // the ninth finds eight unobserved: the oldest four (down to half the limit) are reported now
         assertEquals(List.of(all.get(0).failure, all.get(1).failure, all.get(2).failure, all.get(3).failure), reported);
         assertTrue(ledger.size() <= 8, "the ledger holds " + ledger.size() + " entries, more than its limit of 8");
@@ -54,15 +60,9 @@ class UntouchedFailuresTest {
 
     @Test
     void observedFailuresMakeRoomAndAreNeverReported() {
-        UntouchedFailures ledger = new UntouchedFailures(8);
         List<Throwable> reported = new ArrayList<>();
-        ledger.setHandler((f, ex) -> reported.add(ex));
-        List<Outcome> all = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
-            Outcome o = failure(all, i);
-            ledger.add(LazyFuture.view(REGION, i, o), o);
-            o.observed = true;                       // touched right away, as most failures are
-        }
+        UntouchedFailures ledger = ledger(8, reported);
+        addFailures(ledger, new ArrayList<>(), 100, true);
         assertTrue(ledger.size() <= 8, "observed entries were not purged: " + ledger.size() + " held");
         ledger.reportAll();
         assertEquals(List.of(), reported);
@@ -70,14 +70,9 @@ class UntouchedFailuresTest {
 
     @Test
     void noLimitKeepsEveryFailureUntilClose() {
-        UntouchedFailures ledger = new UntouchedFailures(0);
         List<Throwable> reported = new ArrayList<>();
-        ledger.setHandler((f, ex) -> reported.add(ex));
-        List<Outcome> all = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            Outcome o = failure(all, i);
-            ledger.add(LazyFuture.view(REGION, i, o), o);
-        }
+        UntouchedFailures ledger = ledger(0, reported);
+        addFailures(ledger, new ArrayList<>(), 1000, false);
         assertEquals(0, reported.size());
         ledger.reportAll();
         assertEquals(1000, reported.size());

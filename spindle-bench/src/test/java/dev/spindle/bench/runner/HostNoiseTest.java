@@ -1,11 +1,6 @@
 package dev.spindle.bench.runner;
 
-import dev.spindle.bench.suite.Benchmark;
-import dev.spindle.bench.suite.Size;
-import dev.spindle.bench.suite.Variant;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,39 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The chain alternated with a variant's runs: one pair per round, each result checked, bad arguments named. */
 class HostNoiseTest {
 
-    /** A benchmark whose "wrong" variant answers differently from its first run on. */
-    private static final class Small implements Benchmark<Integer, Integer> {
-        @Override
-        public String name() {
-            return "Small";
-        }
-
-        @Override
-        public Integer prepare(Size size) {
-            return 7;
-        }
-
-        @Override
-        public List<Variant<Integer, Integer>> variants() {
-            int[] runs = new int[1];
-            return List.of(Variant.of("seq", true, false, workers -> in -> in),
-                    Variant.of("wrong", true, false, workers -> in -> in + runs[0]++));
-        }
-
-        @Override
-        public String mismatch(Integer expected, Integer actual) {
-            return expected.equals(actual) ? null : "expected " + expected + ", got " + actual;
-        }
-
-        @Override
-        public String describe(Size size) {
-            return "test";
-        }
-    }
-
     @Test
     void everyRoundTimesTheChainThenOneRun() throws Exception {
-        String out = HostNoise.run(new Small(), "seq", 1, 6, 1000);
+        String out = HostNoise.run(new RecordedBenchmark(), "seq", 1, 6, 1000);
         String series = out.lines().findFirst().orElseThrow();
         assertTrue(series.startsWith("round ms (chain / seq): "), out);
         assertEquals(6, series.substring(series.indexOf(':') + 1).trim().split(" ").length, out);
@@ -56,8 +21,8 @@ class HostNoiseTest {
 
     @Test
     void aResultUnlikeTheFirstFailsNamingTheRound() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> HostNoise.run(new Small(), "wrong", 1, 3, 1000));
-        assertEquals("wrong round 1: expected 7, got 8", e.getMessage());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> HostNoise.run(new RecordedBenchmark(), "drifting", 1, 3, 1000));
+        assertEquals("drifting round 1: expected 7, got 8", e.getMessage());
     }
 
     @Test

@@ -1,11 +1,7 @@
 package dev.spindle.bench.runner;
 
-import dev.spindle.bench.suite.Benchmark;
-import dev.spindle.bench.suite.Size;
-import dev.spindle.bench.suite.Variant;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -24,58 +20,21 @@ class InterleavedPairTest {
         assertTrue(out.contains("a / b = 1.000; rounds slow (> 1.08 x median) for both 1, for a only 1, for b only 1, of 6"), out);
     }
 
-    /** A benchmark whose variants record the order they ran in; "wrong" answers differently. */
-    private static final class Recorded implements Benchmark<Integer, Integer> {
-        final List<String> order = new ArrayList<>();
-
-        @Override
-        public String name() {
-            return "Recorded";
-        }
-
-        @Override
-        public Integer prepare(Size size) {
-            return 7;
-        }
-
-        private Variant<Integer, Integer> v(String name, int add) {
-            return Variant.of(name, true, false, workers -> in -> {
-                order.add(name);
-                return in + add;
-            });
-        }
-
-        @Override
-        public List<Variant<Integer, Integer>> variants() {
-            return List.of(v("seq", 0), v("a", 0), v("b", 0), v("wrong", 1));
-        }
-
-        @Override
-        public String mismatch(Integer expected, Integer actual) {
-            return expected.equals(actual) ? null : "expected " + expected + ", got " + actual;
-        }
-
-        @Override
-        public String describe(Size size) {
-            return "test";
-        }
-    }
-
     @Test
     void theFirstOfEachPairAlternatesAndEveryResultIsChecked() throws Exception {
-        Recorded r = new Recorded();
+        RecordedBenchmark r = new RecordedBenchmark();
         String out = InterleavedPair.run(r, "a", "b", 2, 4);
         assertEquals(List.of("a", "b", "b", "a", "a", "b", "b", "a"), r.order);
         assertTrue(out.contains("a / b = "), out);
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> InterleavedPair.run(new Recorded(), "a", "wrong", 2, 3));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> InterleavedPair.run(new RecordedBenchmark(), "a", "wrong", 2, 3));
         assertEquals("wrong round 0: expected 7, got 8", e.getMessage());
     }
 
     @Test
     void badArgumentsNameWhatIsWrong() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> InterleavedPair.run(new Recorded(), "a", "nope", 2, 3));
-        assertEquals("Recorded has no variant 'nope'; it has [seq, a, b, wrong]", e.getMessage());
+                () -> InterleavedPair.run(new RecordedBenchmark(), "a", "nope", 2, 3));
+        assertEquals("Recorded has no variant 'nope'; it has [seq, a, b, wrong, drifting]", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> InterleavedPair.main(new String[]{"directive"}));
         assertTrue(e.getMessage().startsWith("usage: InterleavedPair SUITE BENCHMARK VARIANT_A VARIANT_B WORKERS ROUNDS"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
