@@ -15,10 +15,12 @@ import java.util.Objects;
  * would otherwise keep every fire-and-forget failure, its exception and stack trace, for good.
  * When more than {@link #limit} failures are unobserved, the oldest of them are reported at once,
  * on the thread that adds the newest, rather than when the pool closes; "at the latest when the
- * pool closes" still holds. A future reported early can still be touched, and its touch still
- * raises the failure; the report came before it (the handler is told of futures that were
- * untouched when the ledger overflowed). {@code -Dspindle.future.untouchedLimit=N} sets the bound
- * (default {@value #DEFAULT_LIMIT}; 0: no bound, every report waits for the pool to close).
+ * pool closes" still holds. A report made early does not mark the failure observed: the future
+ * can still be touched and its touch still raises the failure, and a scope it was forked in still
+ * raises it at its end (the handler is told of futures that were untouched when the ledger
+ * overflowed; they leave the ledger, so the close does not report them again).
+ * {@code -Dspindle.future.untouchedLimit=N} sets the bound (default {@value #DEFAULT_LIMIT}; 0: no
+ * bound, every report waits for the pool to close).
  */
 public final class UntouchedFailures {
     /** The bound when {@code spindle.future.untouchedLimit} is not set. */
@@ -96,7 +98,7 @@ public final class UntouchedFailures {
             entries.add(new Entry(source, o));
         }
         if (overflow != null) {
-            report(overflow);
+            report(overflow, false);
         }
     }
 
@@ -116,15 +118,21 @@ public final class UntouchedFailures {
             todo = new ArrayList<>(entries);
             entries.clear();
         }
-        report(todo);
+        report(todo, true);
     }
 
-    /** Hands each entry not yet observed to the handler, outside the ledger's lock. */
-    private void report(List<Entry> todo) {
+    /**
+     * Hands each entry not yet observed to the handler, outside the ledger's lock; at the close
+     * ({@code markObserved}) marks it observed, but not when the ledger overflows, so that a touch
+     * or a scope still raises it.
+     */
+    private void report(List<Entry> todo, boolean markObserved) {
         UntouchedFailureHandler h = handler;
         for (Entry e : todo) {
             if (!e.outcome.observed) {
-                e.outcome.observed = true;
+                if (markObserved) {
+                    e.outcome.observed = true;
+                }
                 try {
                     h.untouched(e.view(), e.outcome.failure);
                 } catch (Throwable ex) {
