@@ -13,7 +13,7 @@ import java.util.Objects;
  *
  * <p>The ledger is bounded: a pool that never closes (the default pool lives until JVM exit)
  * would otherwise keep every fire-and-forget failure, its exception and stack trace, for good.
- * When more than {@link #limit} failures are unobserved, the oldest of them are reported at once,
+ * When more failures than its bound are unobserved, the oldest of them are reported at once,
  * on the thread that adds the newest, rather than when the pool closes; "at the latest when the
  * pool closes" still holds. A report made early does not mark the failure observed: the future
  * can still be touched and its touch still raises the failure, and a scope it was forked in still

@@ -24,7 +24,7 @@ import java.util.Locale;
  * WORKERS ROUNDS}, e.g. {@code futures Knapsack seq 1 30} (PERFORMANCE.md, "Forty-second session").
  */
 public final class HostNoise {
-    /** Iterations of the chain per round: about 200 ms on the 2026 hosts. */
+    /** Iterations of the chain per round: 200–276 ms on the Intel host of 2026-12-06. */
     private static final long CHAIN = 100_000_000L;
     private static volatile long sink;
 
