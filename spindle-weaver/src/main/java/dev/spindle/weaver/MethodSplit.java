@@ -247,8 +247,9 @@ final class MethodSplit {
     /**
      * Takes the instructions from {@code from} to {@code to} out of every exception handler's
      * range in {@code mn}: a handler that covered them is split around them, a part with no
-     * instruction dropped (the JVM rejects an empty range). For a path that hands the rest of the method to another method (the
-     * prologue's call of the copy and its return): that method has the handlers itself, so an
+     * instruction dropped (the JVM rejects an empty range). For a path that hands the rest of the
+     * method to another method (the prologue's call of the copy and its return): that method has
+     * the handlers itself, so an
      * exception it lets escape must leave this frame too, not be caught a second time here. A
      * resume point inside a {@code try} block put such a call inside the block's range, and a
      * failure the copy had already left its handler with was handled again in the serial method
@@ -288,7 +289,6 @@ final class MethodSplit {
         p.invisibleTypeAnnotations = t.invisibleTypeAnnotations;
         return p;
     }
-
 
     /**
      * {@code if (ask()) return copy(args…, null, passed…);}: the parameters from

@@ -222,12 +222,15 @@ final class RandomMethods {
      * prefix reads them in the leaf) meet every layout.
      */
     enum Param {
-        INT("int"), LONG("long"), DOUBLE("double"), OBJECT("Object");
+        INT(Type.INT), LONG(Type.LONG), DOUBLE(Type.DOUBLE), OBJECT(Type.OBJECT);
 
+        /** The variable type of the same name: its Java spelling and what a read adds into {@code acc}. */
+        final Type type;
         final String java;
 
-        Param(String java) {
-            this.java = java;
+        Param(Type type) {
+            this.type = type;
+            this.java = type.java;
         }
 
         Class<?> type() {
@@ -276,14 +279,9 @@ final class RandomMethods {
             };
         }
 
-        /** What a read adds into {@code acc}: the generated {@code use} overloads. */
+        /** What a read adds into {@code acc}: the generated {@code use} overloads, as for a variable. */
         long use(Object v) {
-            return switch (this) {
-                case INT -> (Integer) v;
-                case LONG -> (Long) v;
-                case DOUBLE -> (long) ((Double) v * 3);
-                case OBJECT -> Objects.hashCode(v);
-            };
+            return type.use(v);
         }
 
         String setSource(String p, long k) {
