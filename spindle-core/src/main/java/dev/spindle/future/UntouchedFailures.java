@@ -57,7 +57,7 @@ public final class UntouchedFailures {
             throw new IllegalArgumentException("untouched-failure limit must be 0 (no bound) or at least 2, not " + limit);
         }
         this.limit = limit;
-        this.purgeAt = limit > 0 ? Math.min(64, limit) : 64;
+        this.purgeAt = purgeSize(0);
     }
 
     /**
@@ -90,16 +90,19 @@ public final class UntouchedFailures {
                     overflow = new ArrayList<>(oldest);
                     oldest.clear();
                 }
-                purgeAt = Math.max(64, entries.size() * 2);
-                if (limit > 0) {
-                    purgeAt = Math.min(purgeAt, limit);
-                }
+                purgeAt = purgeSize(entries.size());
             }
             entries.add(new Entry(source, o));
         }
         if (overflow != null) {
             report(overflow, false);
         }
+    }
+
+    /** The next purge size for {@code held} entries: twice them, at least 64, at most the bound. */
+    private int purgeSize(int held) {
+        int size = Math.max(64, held * 2);
+        return limit > 0 ? Math.min(size, limit) : size;
     }
 
     /** Entries held: the unobserved ones, and observed ones until the next purge. For tests. */
