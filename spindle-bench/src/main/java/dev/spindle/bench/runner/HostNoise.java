@@ -2,7 +2,6 @@ package dev.spindle.bench.runner;
 
 import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
-import dev.spindle.bench.suite.Suites;
 import dev.spindle.bench.suite.Variant;
 
 import java.util.Arrays;
@@ -42,12 +41,8 @@ public final class HostNoise {
             throw new IllegalArgumentException("usage: HostNoise SUITE BENCHMARK VARIANT WORKERS ROUNDS, got " + Arrays.toString(args));
         }
         int workers = InterleavedPair.positive("WORKERS", args[3]);
-        int rounds = InterleavedPair.positive("ROUNDS", args[4]);
-        if (rounds < 3) {
-            throw new IllegalArgumentException("ROUNDS must be at least 3 (the first third warms up), not " + rounds);
-        }
-        Benchmark<?, ?> b = Suites.get(args[0]).benchmarks().stream().filter(x -> x.name().equals(args[1])).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("suite " + args[0] + " has no benchmark '" + args[1] + "'"));
+        int rounds = InterleavedPair.rounds(args[4]);
+        Benchmark<?, ?> b = InterleavedPair.benchmark(args[0], args[1]);
         System.out.print(run(b, args[2], workers, rounds, CHAIN));
     }
 

@@ -46,13 +46,24 @@ public final class InterleavedPair {
                     + Arrays.toString(args));
         }
         int workers = positive("WORKERS", args[4]);
-        int rounds = positive("ROUNDS", args[5]);
+        int rounds = rounds(args[5]);
+        Benchmark<?, ?> b = benchmark(args[0], args[1]);
+        System.out.print(run(b, args[2], args[3], workers, rounds));
+    }
+
+    /** ROUNDS from the command line: positive, and at least 3 (the first third warms up). Shared with {@link HostNoise}. */
+    static int rounds(String text) {
+        int rounds = positive("ROUNDS", text);
         if (rounds < 3) {
             throw new IllegalArgumentException("ROUNDS must be at least 3 (the first third warms up), not " + rounds);
         }
-        Benchmark<?, ?> b = Suites.get(args[0]).benchmarks().stream().filter(x -> x.name().equals(args[1])).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("suite " + args[0] + " has no benchmark '" + args[1] + "'"));
-        System.out.print(run(b, args[2], args[3], workers, rounds));
+        return rounds;
+    }
+
+    /** The benchmark of that name in that suite, or an exception naming both. Shared with {@link HostNoise}. */
+    static Benchmark<?, ?> benchmark(String suite, String name) {
+        return Suites.get(suite).benchmarks().stream().filter(x -> x.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("suite " + suite + " has no benchmark '" + name + "'"));
     }
 
     static int positive(String what, String text) {
