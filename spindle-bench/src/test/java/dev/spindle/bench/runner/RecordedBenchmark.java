@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Test support: a benchmark over the input 7 whose variants record the order they ran in. "seq",
- * "a" and "b" answer 7; "wrong" answers 8; "drifting" answers 7 on its first run, 8 on its second,
+ * "a" and "b" answer 7 ("seq" and "drifting" run on the calling thread, the others on workers); "wrong" answers 8; "drifting" answers 7 on its first run, 8 on its second,
  * and so on.
  */
 final class RecordedBenchmark implements Benchmark<Integer, Integer> {
@@ -26,8 +26,8 @@ final class RecordedBenchmark implements Benchmark<Integer, Integer> {
         return 7;
     }
 
-    private Variant<Integer, Integer> v(String name, int add) {
-        return Variant.of(name, true, false, workers -> in -> {
+    private Variant<Integer, Integer> v(String name, boolean usesWorkers, int add) {
+        return Variant.of(name, usesWorkers, false, workers -> in -> {
             order.add(name);
             return in + add;
         });
@@ -35,7 +35,7 @@ final class RecordedBenchmark implements Benchmark<Integer, Integer> {
 
     @Override
     public List<Variant<Integer, Integer>> variants() {
-        return List.of(v("seq", 0), v("a", 0), v("b", 0), v("wrong", 1), Variant.of("drifting", true, false, workers -> in -> {
+        return List.of(v("seq", false, 0), v("a", true, 0), v("b", true, 0), v("wrong", true, 1), Variant.of("drifting", false, false, workers -> in -> {
             order.add("drifting");
             return in + driftingRuns++;
         }));
