@@ -26,6 +26,11 @@ import java.util.Locale;
  * VARIANT_A VARIANT_B WORKERS ROUNDS}, e.g. {@code directive Raytracer spindle-directive fjp-tuned 2
  * 150} (PERFORMANCE.md, "Current figures", issue #4). Two variants in one JVM share its JIT and
  * heap, unlike the runner's forks; this answers "host or code", not the issue's targets.
+ *
+ * <p>A sequential variant runs on the calling thread and a pool variant on its workers, so at one
+ * worker the two may sit on different CPUs, and a host that slows one virtual CPU and not the
+ * other ({@link VcpuPhases}) then slows one variant only. For a pair at one worker, start the JVM
+ * under {@code taskset -c N} to put both on one CPU (the caller parks while the worker runs).
  */
 public final class InterleavedPair {
     /** A run slower than this multiple of its variant's median counts as slow. */
