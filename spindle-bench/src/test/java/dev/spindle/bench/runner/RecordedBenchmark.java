@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Test support: a benchmark over the input 7 whose variants record the order they ran in. "seq",
- * "a" and "b" answer 7 ("seq" and "drifting" run on the calling thread, the others on workers); "wrong" answers 8; "drifting" answers 7 on its first run, 8 on its second,
- * and so on.
+ * "a" and "b" answer 7; "wrong" answers 8; "drifting" answers 7 on its first run, 8 on its second,
+ * and so on. "seq" and "drifting" run on the calling thread, the others on workers.
  */
 final class RecordedBenchmark implements Benchmark<Integer, Integer> {
     final List<String> order = new ArrayList<>();
