@@ -104,8 +104,7 @@ public final class HostNoise {
 
     /** Minimum, median and maximum over the last two thirds of the rounds. */
     private static String spread(String name, double[] ms) {
-        double[] tail = Arrays.copyOfRange(ms, ms.length / 3, ms.length);
-        Arrays.sort(tail);
+        double[] tail = InterleavedPair.sortedTail(ms);
         return String.format(Locale.ROOT, "%s: min %.1f, median %.1f, max %.1f ms (max/min %.2f) over the last %d rounds%n",
                 name, tail[0], tail[tail.length / 2], tail[tail.length - 1], tail[tail.length - 1] / tail[0], tail.length);
     }

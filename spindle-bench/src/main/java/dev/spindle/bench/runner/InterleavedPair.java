@@ -65,6 +65,16 @@ public final class InterleavedPair {
         return rounds;
     }
 
+    /**
+     * The rounds past the first third (which warms up), sorted: what every probe here reports on.
+     * Shared with {@link HostNoise} and {@link VcpuPhases}.
+     */
+    static double[] sortedTail(double[] ms) {
+        double[] tail = Arrays.copyOfRange(ms, ms.length / 3, ms.length);
+        Arrays.sort(tail);
+        return tail;
+    }
+
     /** The benchmark of that name in that suite, or an exception naming both. Shared with {@link HostNoise}. */
     static Benchmark<?, ?> benchmark(String suite, String name) {
         return Suites.get(suite).benchmarks().stream().filter(x -> x.name().equals(name)).findFirst()

@@ -144,8 +144,7 @@ public final class VcpuPhases {
             sb.append('\n');
         }
         for (int c = 0; c < cpu.length; c++) {
-            double[] tail = Arrays.copyOfRange(ms[c], from, rounds);
-            Arrays.sort(tail);
+            double[] tail = InterleavedPair.sortedTail(ms[c]);
             sb.append(String.format(Locale.ROOT, "CPU %d: min %.1f, median %.1f, max %.1f ms over the last %d rounds%n",
                     cpu[c], tail[0], tail[tail.length / 2], tail[tail.length - 1], tail.length));
         }
