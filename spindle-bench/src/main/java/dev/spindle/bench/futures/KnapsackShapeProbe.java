@@ -20,13 +20,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@code count-static}) and on an array passed down as a parameter ({@code count-param}), where
  * {@code count} looks the current thread up; the serial method of the one-path form that the
  * woven code has now, written by hand ({@code one-path}) and with the worker passed down as a
- * parameter instead of looked up at each frame ({@code one-path-param}); and the woven
+ * parameter instead of looked up at each frame ({@code one-path-param}); the one-path form built up
+ * piece by piece — the search with the take call in a try/catch whose handler searches the leave
+ * branch and rethrows ({@code one-path-try}), plus the handle and its touch
+ * ({@code one-path-handle}), plus the prologue ({@code one-path-nocount}) or the count
+ * ({@code one-path-noprologue}) — and the woven
  * {@link Knapsack#spindle} as it is now ({@code woven}). The hand-written shapes call
  * {@link SerialFutures} as the weaver's code does; their prologue's other path runs the woven
  * method. Each shape is spelled out in full, with
  * no helper method: a helper is one more call that C2 may refuse where it compiles a method without
  * call counts. Prints the median of the last 12 of 20 runs. Run each shape
- * in several JVMs: C2's recursive inlining is decided per JVM. Usage: {@code java -Xms1g -Xmx1g -cp
+ * in several JVMs: C2's recursive inlining is decided per JVM. To take that lottery out, add
+ * {@code -XX:CompileCommand=quiet -XX:CompileCommand=inline,dev.spindle.bench.futures.KnapsackShapeProbe::NAME}
+ * with the shape's method name: C2 then inlines both recursive calls one level whatever their
+ * profile (PERFORMANCE.md, futures suite, "The forty-fifth session"). Usage: {@code java -Xms1g -Xmx1g -cp
  * spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.KnapsackShapeProbe SHAPE}. See
  * docs/PERFORMANCE.md, futures suite, "Thirty-second session".
  */
@@ -35,7 +42,8 @@ public final class KnapsackShapeProbe {
     private static final int TIMED = 12;
     private static final List<String> SHAPES = List.of("array", "atomic", "atomic3", "prologue", "count",
             "serial", "serial-nocount", "serial-noprologue", "serial-nohandle", "count-static", "count-param",
-            "one-path", "one-path-param", "woven");
+            "one-path", "one-path-param", "one-path-try", "one-path-handle", "one-path-nocount",
+            "one-path-noprologue", "woven");
     /** The counter of {@code count-static}. */
     private static long staticCount;
 
@@ -72,6 +80,10 @@ public final class KnapsackShapeProbe {
             case "count-param" -> countParam(it, 0, 0, 0, best, new long[1]);
             case "one-path" -> onePath(it, 0, 0, 0, best);
             case "one-path-param" -> onePathParam(it, 0, 0, 0, best, (Worker) Thread.currentThread());
+            case "one-path-try" -> onePathTry(it, 0, 0, 0, best);
+            case "one-path-handle" -> onePathHandle(it, 0, 0, 0, best);
+            case "one-path-nocount" -> onePathNoCount(it, 0, 0, 0, best);
+            case "one-path-noprologue" -> onePathNoPrologue(it, 0, 0, 0, best);
             default -> throw new IllegalStateException("checked in main: " + shape);
         }
         return best.get();
@@ -296,6 +308,81 @@ public final class KnapsackShapeProbe {
         }
         LazyFuture<Object> take = SerialFutures.handle(null, failure);
         onePathParam(it, i + 1, weight, value, best, w);
+        SerialFutures.touchInPlace(take);
+    }
+
+    static void onePathTry(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        try {
+            if (weight + it.weight()[i] <= it.capacity()) {
+                onePathTry(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            }
+        } catch (Throwable t) {
+            onePathTry(it, i + 1, weight, value, best);       // the rest of the node, then the failure
+            throw t;
+        }
+        onePathTry(it, i + 1, weight, value, best);
+    }
+
+    static void onePathHandle(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        Throwable failure = null;
+        try {
+            if (weight + it.weight()[i] <= it.capacity()) {
+                onePathHandle(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        LazyFuture<Object> take = SerialFutures.handle(null, failure);
+        onePathHandle(it, i + 1, weight, value, best);
+        SerialFutures.touchInPlace(take);
+    }
+
+    static void onePathNoCount(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        if (SerialFutures.mayKeepLatent()) {
+            Knapsack.spindle(it, i, weight, value, best);
+            return;
+        }
+        Throwable failure = null;
+        try {
+            if (weight + it.weight()[i] <= it.capacity()) {
+                onePathNoCount(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        LazyFuture<Object> take = SerialFutures.handle(null, failure);
+        onePathNoCount(it, i + 1, weight, value, best);
+        SerialFutures.touchInPlace(take);
+    }
+
+    static void onePathNoPrologue(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
+        Knapsack.offer(best, value);
+        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
+            return;
+        }
+        SerialFutures.countMadeInPlace();
+        Throwable failure = null;
+        try {
+            if (weight + it.weight()[i] <= it.capacity()) {
+                onePathNoPrologue(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+        LazyFuture<Object> take = SerialFutures.handle(null, failure);
+        onePathNoPrologue(it, i + 1, weight, value, best);
         SerialFutures.touchInPlace(take);
     }
 }

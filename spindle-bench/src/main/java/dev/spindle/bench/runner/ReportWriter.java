@@ -258,11 +258,13 @@ final class ReportWriter {
                     + " or the memory slowing the code down, not the scheduler.\n");
         }
         if (countsFutures(r)) {
-            sb.append("B/future = bytes allocated by all threads during the timed runs / futures created;"
+            sb.append("B/future = bytes allocated by all threads during the timed runs (not the input's fresh copy"
+                    + " made before each) / futures created;"
                     + " futures/run, promoted, stolen = Spindle's future counters per run.\n");
         }
         if (countsLoops(r)) {
-            sb.append("B/loop = bytes allocated by all threads during the timed runs / parallel loops started"
+            sb.append("B/loop = bytes allocated by all threads during the timed runs (not the input's fresh copy"
+                    + " made before each) / parallel loops started"
                     + " (including the program's own allocation, e.g. a result array).\n");
         }
         String notes = forkNotes(r);
