@@ -29,12 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link SerialFutures} as the weaver's code does; their prologue's other path runs the woven
  * method. Each shape is spelled out in full, with
  * no helper method: a helper is one more call that C2 may refuse where it compiles a method without
- * call counts. Prints the median of the last 12 of 20 runs. Run each shape
- * in several JVMs: C2's recursive inlining is decided per JVM. To take that lottery out, add
- * {@code -XX:CompileCommand=quiet -XX:CompileCommand=inline,dev.spindle.bench.futures.KnapsackShapeProbe::NAME}
- * with the shape's method name: C2 then inlines both recursive calls one level whatever their
- * profile (PERFORMANCE.md, futures suite, "The forty-fifth session"). Usage: {@code java -Xms1g -Xmx1g -cp
- * spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.KnapsackShapeProbe SHAPE}. See
+ * call counts. Prints each shape's median of its last 12 of 20 runs. Usage: {@code java -Xms1g
+ * -Xmx1g -cp spindle-bench/target/spindle-bench.jar dev.spindle.bench.futures.KnapsackShapeProbe
+ * SHAPE[,SHAPE…]}; several shapes are timed in one JVM, alternated run by run, so that a slow host
+ * minute falls on all of them. C2's recursive inlining is decided per JVM and per shape, from the
+ * profile of the search's first few thousand calls: run several JVMs, or take that lottery out
+ * with {@code -XX:CompileCommand=quiet -XX:CompileCommand=inline,dev.spindle.bench.futures.KnapsackShapeProbe::*},
+ * under which C2 inlines every shape's recursive calls one level whatever their profile
+ * (PERFORMANCE.md, futures suite, "The forty-fifth session"). See also
  * docs/PERFORMANCE.md, futures suite, "Thirty-second session".
  */
 public final class KnapsackShapeProbe {
@@ -51,10 +53,10 @@ public final class KnapsackShapeProbe {
     }
 
     public static void main(String[] args) {
-        String shape = ShapeProbe.shape(args, SHAPES);
+        List<String> shapes = ShapeProbe.shapes(args, SHAPES);
         Knapsack program = new Knapsack();
         Knapsack.Items it = program.prepare(Size.DEFAULT);
-        ShapeProbe.time(shape, () -> run(shape, program, it), program.seq(it), RUNS, TIMED);
+        ShapeProbe.time(shapes, shape -> () -> run(shape, program, it), program.seq(it), RUNS, TIMED);
     }
 
     private static long run(String shape, Knapsack program, Knapsack.Items it) {

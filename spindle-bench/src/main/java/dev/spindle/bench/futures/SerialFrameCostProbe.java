@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * What a woven serial method's two per-frame operations cost, and whether where their fields live
- * changes it: TreeSum's walk over 2<sup>24</sup> − 1 nodes, one shape per JVM, on a pool of one
+ * changes it: TreeSum's walk over 2<sup>24</sup> − 1 nodes, one shape per JVM (or several, alternated), on a pool of one
  * worker. Every shape but {@code seq} has the serial method's handle (the body's call in a
  * try/catch, {@link SerialFutures#handleLong}, {@link SerialFutures#touchLongInPlace}); on top of
  * it {@code count} adds {@link SerialFutures#countMadeInPlace()}, {@code prologue} adds
@@ -22,7 +22,7 @@ import java.util.List;
  * helper method, as in {@link KnapsackShapeProbe}: C2 compiles each as a recursion of its own.
  * Prints the median of the last 20 of 30 runs.
  * Usage: {@code java -Xms3g -Xmx3g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar
- * dev.spindle.bench.futures.SerialFrameCostProbe SHAPE}. See docs/PERFORMANCE.md, futures suite,
+ * dev.spindle.bench.futures.SerialFrameCostProbe SHAPE[,SHAPE…]}. See docs/PERFORMANCE.md, futures suite,
  * "Thirty-third session".
  */
 public final class SerialFrameCostProbe {
@@ -45,9 +45,9 @@ public final class SerialFrameCostProbe {
     }
 
     public static void main(String[] args) {
-        String shape = ShapeProbe.shape(args, SHAPES);
+        List<String> shapes = ShapeProbe.shapes(args, SHAPES);
         TreeSum.Node root = TreeSum.build(0, (1 << 24) - 1);
-        ShapeProbe.time(shape, () -> sum(shape, root), TreeSum.seq(root), RUNS, TIMED);
+        ShapeProbe.time(shapes, shape -> () -> sum(shape, root), TreeSum.seq(root), RUNS, TIMED);
     }
 
     private static long sum(String shape, TreeSum.Node root) {
