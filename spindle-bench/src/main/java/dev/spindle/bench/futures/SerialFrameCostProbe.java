@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * What a woven serial method's two per-frame operations cost, and whether where their fields live
- * changes it: TreeSum's walk over 2<sup>24</sup> − 1 nodes, one shape per JVM (or several, alternated), on a pool of one
- * worker. Every shape but {@code seq} has the serial method's handle (the body's call in a
+ * changes it: TreeSum's walk over 2<sup>24</sup> − 1 nodes, one shape per JVM (or several,
+ * alternated run by run), on a pool of one worker. Every shape but {@code seq} has the serial method's handle (the body's call in a
  * try/catch, {@link SerialFutures#handleLong}, {@link SerialFutures#touchLongInPlace}); on top of
  * it {@code count} adds {@link SerialFutures#countMadeInPlace()}, {@code prologue} adds
  * {@link SerialFutures#mayKeepLatent()}, and {@code serial} both, as the weaver writes them
@@ -20,10 +20,10 @@ import java.util.List;
  * lower). The probe's own fields stand in for the worker's in {@code static} and {@code merged};
  * the answers are checked against the sequential sum. Each shape is spelled out in full, with no
  * helper method, as in {@link KnapsackShapeProbe}: C2 compiles each as a recursion of its own.
- * Prints the median of the last 20 of 30 runs.
+ * Prints each shape's median of its last 20 of 30 runs.
  * Usage: {@code java -Xms3g -Xmx3g -XX:+AlwaysPreTouch -cp spindle-bench/target/spindle-bench.jar
- * dev.spindle.bench.futures.SerialFrameCostProbe SHAPE[,SHAPE…]}. See docs/PERFORMANCE.md, futures suite,
- * "Thirty-third session".
+ * dev.spindle.bench.futures.SerialFrameCostProbe SHAPE[,SHAPE…]}. See docs/PERFORMANCE.md,
+ * futures suite, "Thirty-third session".
  */
 public final class SerialFrameCostProbe {
     private static final int RUNS = 30;
