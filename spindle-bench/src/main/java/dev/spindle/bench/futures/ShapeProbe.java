@@ -15,9 +15,8 @@ import java.util.function.LongSupplier;
 /**
  * What the shape probes ({@link KnapsackShapeProbe}, {@link SerialFrameCostProbe}) share: the
  * check of the shapes a JVM measures, their timing on a pool of one worker (several alternated run
- * by run), and
- * the worker's count of futures made in place for shapes that count as woven code does but with
- * the worker at hand.
+ * by run), and the worker's count of futures made in place for shapes that count as woven code
+ * does but with the worker at hand.
  */
 final class ShapeProbe {
     /**
