@@ -87,6 +87,14 @@ public final class BenchCommand implements Callable<Integer> {
                     + "compilation from deciding a ratio.")
     int forks;
 
+    @Option(names = "--cpu-choice", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Launch every measuring JVM whose work runs on one thread (seq, a pool of one worker) "
+                    + "on the CPU a short probe finds fastest just before the launch, so that a host slowing one "
+                    + "vCPU for a while does not land on one variant's JVMs only (default: ${DEFAULT-VALUE}; "
+                    + "Linux, JDK 22+, with native access; a pool variant's one-worker row then gets a JVM of its own). "
+                    + "--no-cpu-choice leaves every JVM to the kernel.")
+    boolean cpuChoice;
+
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
@@ -154,7 +162,14 @@ public final class BenchCommand implements Callable<Integer> {
                 String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, warmupMillis, maxWarmup, runs, jdk, report.cores(),
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
         Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks)
-                .rotateBenchmarks(rotateBenchmarks);
+                .rotateBenchmarks(rotateBenchmarks).chooseCpu(cpuChoice);
+        if (fork && cpuChoice && !runner.choosesCpu()) {
+            System.out.println("spindle bench: --cpu-choice: no CPU to choose ("
+                    + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
+                    : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); every JVM left to the kernel");
+        } else if (runner.choosesCpu()) {
+            System.out.println("spindle bench: one-thread rows (seq, one worker) each in a JVM launched on the CPU a probe finds fastest (--no-cpu-choice: off)");
+        }
         for (Suite s : resolved) {
             runner.run(s);
         }

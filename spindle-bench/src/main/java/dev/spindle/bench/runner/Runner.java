@@ -46,6 +46,8 @@ final class Runner {
     private final int forks;
     /** Forks go round the benchmarks of a suite too, not only round the variants. */
     private boolean rotateBenchmarks;
+    /** A JVM whose work runs on one thread is launched on the CPU {@link CpuChoice} finds fastest. */
+    private boolean chooseCpu;
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -92,6 +94,25 @@ final class Runner {
     Runner rotateBenchmarks(boolean rotate) {
         this.rotateBenchmarks = rotate;
         return this;
+    }
+
+    /**
+     * Launches every measuring JVM whose work runs on one thread — a sequential variant, or a pool
+     * variant's one-worker row, which then gets a JVM of its own — confined to the CPU that
+     * {@link CpuChoice} finds fastest just before the launch. Only with forking, and only where
+     * {@link CpuChoice#available()}; otherwise nothing changes.
+     *
+     * @param choose true to choose
+     * @return this runner
+     */
+    Runner chooseCpu(boolean choose) {
+        this.chooseCpu = choose && fork && CpuChoice.available();
+        return this;
+    }
+
+    /** @return whether one-thread JVMs are placed by {@link #chooseCpu} */
+    boolean choosesCpu() {
+        return chooseCpu;
     }
 
     void run(Suite suite) throws IOException, InterruptedException {
@@ -158,7 +179,7 @@ final class Runner {
         for (int k = 0; k < r.variants.size(); k++) {
             Variant<I, R> v = r.variants.get(k);
             if (f == 0 || !v.singleRun()) {
-                r.forksOf.get(k).add(runChild(suite, r.benchmark, v, r.refFile));
+                r.forksOf.get(k).add(runFork(suite, r.benchmark, v, r.refFile));
             }
         }
     }
@@ -286,8 +307,48 @@ final class Runner {
         return out;
     }
 
+    /**
+     * One fork of a variant: its measurements at every worker count, in {@link #workers}' order,
+     * taken in one JVM, or — with {@link #chooseCpu} — its one-thread row in a JVM of its own on the
+     * chosen CPU and its other rows in another.
+     */
+    private <I, R> List<Measurement> runFork(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
+            throws IOException, InterruptedException {
+        if (!chooseCpu) {
+            return runChild(suite, b, v, refFile, workers, null);
+        }
+        int maxWorkers = Arrays.stream(workers).max().orElse(1);
+        if (!v.usesWorkers()) {
+            // as measureVariant: seq runs on the calling thread, other pool-less variants at maxWorkers threads
+            boolean oneThread = v.name().startsWith("seq") || maxWorkers == 1;
+            return runChild(suite, b, v, refFile, workers, oneThread ? CpuChoice.probe() : null);
+        }
+        int[] others = Arrays.stream(workers).filter(p -> p != 1).toArray();
+        if (others.length == workers.length) {
+            return runChild(suite, b, v, refFile, workers, null);
+        }
+        List<Measurement> one = runChild(suite, b, v, refFile, new int[]{1}, CpuChoice.probe());
+        List<Measurement> rest = others.length == 0 ? List.of() : runChild(suite, b, v, refFile, others, null);
+        if (one.size() != 1 || rest.size() != others.length) {
+            List<Measurement> failed = new ArrayList<>(one);            // a JVM that failed: its error row
+            failed.addAll(rest);
+            return failed;
+        }
+        List<Measurement> out = new ArrayList<>(workers.length);
+        int next = 0;
+        for (int p : workers) {
+            out.add(p == 1 ? one.get(0) : rest.get(next++));
+        }
+        return out;
+    }
+
+    /**
+     * Runs one measuring JVM at the given worker counts, started on {@code cpu}'s CPU if given; its
+     * rows then carry {@code cpu_probe_ratio}, the slowest CPU's probe over the chosen one's.
+     */
     @SuppressWarnings("unchecked")
-    private <I, R> List<Measurement> runChild(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
+    private <I, R> List<Measurement> runChild(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile,
+                                              int[] childWorkers, CpuChoice.Choice cpu)
             throws IOException, InterruptedException {
         Path resultFile = Files.createTempFile("spindle-result-", ".bin");
         try {
@@ -303,9 +364,18 @@ final class Runner {
                     "--suite", suite.name(), "--bench", b.name(), "--variant", v.name(),
                     "--size", size.label(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup.min()),
                     "--warmup-nanos", Long.toString(warmup.minNanos()), "--max-warmup", Integer.toString(warmup.max()),
-                    "--workers", String.join(",", Arrays.stream(workers).mapToObj(Integer::toString).toList()),
+                    "--workers", String.join(",", Arrays.stream(childWorkers).mapToObj(Integer::toString).toList()),
                     "--reference", refFile.toString(), "--result", resultFile.toString()));
-            Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            Process child;
+            try {
+                child = cpu == null ? pb.start() : CpuChoice.startOn(cpu.cpu(), pb::start);
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(e);
+            }
+            String placed = cpu == null ? "" : "  [" + cpu + "]";
             boolean[] killed = {false};
             java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
                 killed[0] = true;
@@ -319,7 +389,7 @@ final class Runner {
                         progress.label(line.substring(STEP.length()).trim());
                         progress.step();
                     } else if (line.startsWith(Progress.LINE)) {
-                        progress.finished(line.substring(Progress.LINE.length()));
+                        progress.finished(line.substring(Progress.LINE.length()) + placed);
                     } else {
                         System.err.println(line);
                         tail.append(line).append('\n');
@@ -344,7 +414,15 @@ final class Runner {
                         Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, tolerated, new double[0], 1));
             }
             try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(resultFile))) {
-                return (List<Measurement>) in.readObject();
+                List<Measurement> ms = (List<Measurement>) in.readObject();
+                if (cpu == null) {
+                    return ms;
+                }
+                List<Measurement> out = new ArrayList<>(ms.size());
+                for (Measurement m : ms) {
+                    out.add(m.withCounter("cpu_probe_ratio", cpu.slowestOverChosen()));
+                }
+                return out;
             } catch (ClassNotFoundException e) {
                 throw new IOException(e);
             }

@@ -36,7 +36,8 @@ class BenchCommandTest {
     void smallFjSuiteRunsVerifiesAndWritesReports(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
-                "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress");
+                "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress",
+                "--no-cpu-choice");                    // the futures test checks the choice; one JVM per fork here
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -75,6 +76,13 @@ class BenchCommandTest {
             assertTrue(json.contains(key), key + " missing from results.json");
         }
         assertTrue(Files.readString(out.resolve("results.md")).contains("B/future"));
+        if (CpuChoice.available()) {
+            // one-thread rows (seq, and the one-worker row of each of the four variants) each in a
+            // JVM launched on the CPU the probe chose; the two-worker rows left to the kernel
+            assertEquals(3 * 5, count(json, "\"cpu_probe_ratio\":"), "one-thread rows carry their CPU probe");
+            assertTrue(err.toString().contains("P=1  median") && err.toString().contains("[CPU "),
+                    "a one-thread row's line names its CPU:\n" + err);
+        }
     }
 
     @Test
@@ -82,7 +90,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "1,2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
-                "--no-progress");
+                "--no-progress", "--no-cpu-choice");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 3 programs x (seq + 8 variants x 2 worker counts)

@@ -1,0 +1,143 @@
+package dev.spindle.bench.runner;
+
+import dev.spindle.topology.CpuAffinity;
+
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * Which CPU a measuring JVM whose work runs on one thread (a sequential variant, a pool of one
+ * worker) is launched on: the one a short probe finds fastest just before the launch.
+ *
+ * <h2>Why</h2>
+ * A 2-vCPU guest can find one vCPU slower than the other for seconds to minutes — call- and
+ * branch-heavy code by 1.6×, a chain of divisions not at all: a physical core whose other hardware
+ * thread another guest keeps busy (PERFORMANCE.md, "The forty-fourth session"). A thread computing
+ * alone stays on its vCPU, so such a phase slows one JVM of a variant and not the next variant's,
+ * and three JVMs per variant do not average it out. Every JVM of a one-thread row — whatever its
+ * variant — is therefore launched confined to the vCPU the probe found faster at that moment. A
+ * JVM whose run spans two workers is left to the kernel: it needs both vCPUs.
+ *
+ * <h2>How</h2>
+ * The probe runs a recursive call chain (the kind of code those phases slow) on the calling
+ * thread, pinned to each allowed CPU in turn, {@link #ROUNDS} times each, alternating, and takes
+ * each CPU's median. The child is then started from the calling thread pinned to the chosen CPU:
+ * a process inherits its creator thread's affinity, so every thread of the new JVM — the timed
+ * thread, the pool's worker, the JIT's and the collector's — runs on that CPU, and a Spindle
+ * worker's park binding restores the set it started with, this one CPU. The calling thread's own
+ * set is restored right after the start. Where affinity cannot be set (not Linux, JDK 21, no native
+ * access) or only one CPU is allowed, nothing is chosen and the child starts as before.
+ */
+final class CpuChoice {
+    /** Probe samples per CPU. */
+    static final int ROUNDS = 3;
+    /** Depth of the probe's call tree: about 1.5 ms per sample once compiled (Zen 5, 2026-12-06). */
+    private static final int DEPTH = 29;
+    private static volatile long sink;
+
+    /** The CPU chosen and each allowed CPU's probe median (ms), in CPU order. */
+    record Choice(int cpu, int[] cpus, double[] probeMs) {
+        /** The slowest CPU's probe median over the chosen one's: 1 when the CPUs ran alike. */
+        double slowestOverChosen() {
+            double chosen = probeMs[Arrays.binarySearch(cpus, cpu)];
+            return Arrays.stream(probeMs).max().orElse(chosen) / chosen;
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder s = new StringBuilder("CPU ").append(cpu).append(" (probe");
+            for (int i = 0; i < cpus.length; i++) {
+                s.append(String.format(Locale.ROOT, " cpu%d %.2f ms", cpus[i], probeMs[i]));
+            }
+            return s.append(')').toString();
+        }
+    }
+
+    private CpuChoice() {
+    }
+
+    /**
+     * Whether a choice can be made here: affinity can be set and the calling thread may run on at
+     * least two CPUs.
+     *
+     * @return true if {@link #probe()} chooses
+     */
+    static boolean available() {
+        return CpuAffinity.isSupported() && CpuAffinity.ofCurrentThread().cardinality() >= 2;
+    }
+
+    /**
+     * Probes every CPU the calling thread may use and chooses the fastest, the calling thread's
+     * affinity restored afterwards.
+     *
+     * @return the choice
+     * @throws IllegalStateException if not {@link #available()}
+     */
+    static Choice probe() {
+        if (!available()) {
+            throw new IllegalStateException("no CPU to choose: " + (CpuAffinity.isSupported()
+                    ? "this thread may run on " + CpuAffinity.ofCurrentThread() + " only"
+                    : CpuAffinity.unsupportedReason()));
+        }
+        BitSet before = CpuAffinity.ofCurrentThread();
+        int[] cpus = before.stream().toArray();
+        double[][] samples = new double[cpus.length][ROUNDS];
+        try {
+            kernel(DEPTH - 4);                                   // compiled before it is timed
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int i = 0; i < cpus.length; i++) {
+                    CpuAffinity.setCurrentThread(single(cpus[i]));
+                    long t0 = System.nanoTime();
+                    sink = kernel(DEPTH);
+                    samples[i][round] = (System.nanoTime() - t0) / 1e6;
+                }
+            }
+        } finally {
+            CpuAffinity.setCurrentThread(before);
+        }
+        double[] medians = new double[cpus.length];
+        int best = 0;
+        for (int i = 0; i < cpus.length; i++) {
+            double[] s = samples[i].clone();
+            Arrays.sort(s);
+            medians[i] = s[s.length / 2];
+            if (medians[i] < medians[best]) {
+                best = i;
+            }
+        }
+        return new Choice(cpus[best], cpus, medians);
+    }
+
+    /**
+     * Runs {@code start} on the calling thread confined to {@code cpu}, then restores the calling
+     * thread's CPUs; a process started inside keeps the confinement.
+     *
+     * @param cpu   the CPU
+     * @param start what starts the process
+     * @param <T>   its result
+     * @return what {@code start} returned
+     * @throws Exception what {@code start} threw
+     */
+    static <T> T startOn(int cpu, Callable<T> start) throws Exception {
+        BitSet before = CpuAffinity.ofCurrentThread();
+        CpuAffinity.setCurrentThread(single(cpu));
+        try {
+            return start.call();
+        } finally {
+            CpuAffinity.setCurrentThread(before);
+        }
+    }
+
+    private static BitSet single(int cpu) {
+        BitSet b = new BitSet();
+        b.set(cpu);
+        return b;
+    }
+
+    /** Fibonacci's call tree: about 2 × fib(depth) calls and as many branches. */
+    private static long kernel(int depth) {
+        return depth < 2 ? depth : kernel(depth - 1) + kernel(depth - 2);
+    }
+}

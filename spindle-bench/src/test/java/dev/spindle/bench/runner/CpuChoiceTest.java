@@ -1,0 +1,63 @@
+package dev.spindle.bench.runner;
+
+import dev.spindle.topology.CpuAffinity;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The runner's CPU choice: a probe of every allowed CPU, and a process started confined to one. */
+class CpuChoiceTest {
+
+    @Test
+    void probeChoosesTheFastestAllowedCpuAndRestoresTheCaller() {
+        assumeTrue(CpuChoice.available(), "needs affinity and two CPUs");
+        BitSet before = CpuAffinity.ofCurrentThread();
+        CpuChoice.Choice c = CpuChoice.probe();
+        assertEquals(before, CpuAffinity.ofCurrentThread(), "the calling thread's CPUs are restored");
+        assertArrayEquals(before.stream().toArray(), c.cpus(), "every allowed CPU is probed");
+        assertTrue(before.get(c.cpu()), "the chosen CPU " + c.cpu() + " is allowed: " + before);
+        for (int i = 0; i < c.cpus().length; i++) {
+            double ms = c.probeMs()[i];
+            assertTrue(ms > 0 && ms < 10_000, "CPU " + c.cpus()[i] + " probe took " + ms + " ms");
+            assertTrue(c.probeMs()[java.util.Arrays.binarySearch(c.cpus(), c.cpu())] <= ms,
+                    "the chosen CPU is the fastest: " + c);
+        }
+        assertTrue(c.slowestOverChosen() >= 1.0, c.toString());
+        assertTrue(c.toString().startsWith("CPU " + c.cpu() + " (probe cpu"), c.toString());
+    }
+
+    @Test
+    void processStartedOnACpuRunsThereAndTheCallerIsRestored() throws Exception {
+        assumeTrue(CpuChoice.available(), "needs affinity and two CPUs");
+        BitSet before = CpuAffinity.ofCurrentThread();
+        int cpu = before.stream().max().orElseThrow();
+        Process p = CpuChoice.startOn(cpu, () -> new ProcessBuilder("cat", "/proc/self/status").redirectErrorStream(true).start());
+        assertEquals(before, CpuAffinity.ofCurrentThread(), "the calling thread's CPUs are restored");
+        String status = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "cat /proc/self/status did not exit");
+        String allowed = status.lines().filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst()
+                .orElseThrow(() -> new AssertionError("no Cpus_allowed_list in " + status));
+        assertEquals("Cpus_allowed_list:\t" + cpu, allowed, "the child may run on CPU " + cpu + " only");
+    }
+
+    @Test
+    void aFailedStartStillRestoresTheCaller() {
+        assumeTrue(CpuChoice.available(), "needs affinity and two CPUs");
+        BitSet before = CpuAffinity.ofCurrentThread();
+        int cpu = before.nextSetBit(0);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> CpuChoice.startOn(cpu, () -> {
+                    throw new IllegalStateException("no such program");
+                }));
+        assertEquals("no such program", e.getMessage());
+        assertEquals(before, CpuAffinity.ofCurrentThread(), "the calling thread's CPUs are restored");
+    }
+}
