@@ -27,7 +27,10 @@ import java.util.concurrent.Callable;
  * a process inherits its creator thread's affinity, so every thread of the new JVM — the timed
  * thread, the pool's worker, the JIT's and the collector's — runs on that CPU, and a Spindle
  * worker's park binding restores the set it started with, this one CPU. The calling thread's own
- * set is restored right after the start. Where affinity cannot be set (not Linux, JDK 21, no native
+ * set is restored right after the start. The child is told the machine's processor count
+ * ({@code -XX:ActiveProcessorCount}): a JVM started on one CPU would otherwise size itself for one —
+ * Serial GC instead of G1, no common-pool threads — and measure another configuration than the
+ * rows it is compared with. Where affinity cannot be set (not Linux, JDK 21, no native
  * access) or only one CPU is allowed, nothing is chosen and the child starts as before.
  */
 final class CpuChoice {

@@ -354,11 +354,8 @@ final class Runner {
         try {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-javaagent")) {
-                    cmd.add(arg);
-                }
-            }
+            cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments(), cpu != null,
+                    Runtime.getRuntime().availableProcessors()));
             CHILD_PROPERTIES.forEach((k, val) -> cmd.add("-D" + k + "=" + val));
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MeasureOneCommand.MAIN,
                     "--suite", suite.name(), "--bench", b.name(), "--variant", v.name(),
@@ -429,6 +426,30 @@ final class Runner {
         } finally {
             Files.deleteIfExists(resultFile);
         }
+    }
+
+    /**
+     * A measuring JVM's options: this JVM's own, less a debugger agent and java agents, and — for a
+     * JVM started on one CPU — the machine's processor count, unless given: a JVM started on one
+     * CPU sizes itself for one (Serial GC instead of G1, a common pool of no threads) and would
+     * measure another configuration than the rows it is compared with.
+     *
+     * @param own        this JVM's input arguments
+     * @param oneCpu     whether the child starts confined to one CPU
+     * @param processors the machine's processor count
+     * @return the child's JVM options
+     */
+    static List<String> childJvmOptions(List<String> own, boolean oneCpu, int processors) {
+        List<String> out = new ArrayList<>();
+        for (String arg : own) {
+            if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-javaagent")) {
+                out.add(arg);
+            }
+        }
+        if (oneCpu && out.stream().noneMatch(a -> a.startsWith("-XX:ActiveProcessorCount="))) {
+            out.add("-XX:ActiveProcessorCount=" + processors);
+        }
+        return out;
     }
 
     /** System properties given with {@code --set}, passed to every measuring JVM. */

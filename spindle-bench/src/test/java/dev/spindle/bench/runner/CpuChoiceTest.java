@@ -4,6 +4,8 @@ import dev.spindle.topology.CpuAffinity;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 
@@ -46,6 +48,31 @@ class CpuChoiceTest {
         String allowed = status.lines().filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst()
                 .orElseThrow(() -> new AssertionError("no Cpus_allowed_list in " + status));
         assertEquals("Cpus_allowed_list:\t" + cpu, allowed, "the child may run on CPU " + cpu + " only");
+    }
+
+    @Test
+    void aOneCpuJvmKeepsTheMachinesProcessorCount() {
+        List<String> own = List.of("-Xms3g", "-agentlib:jdwp=transport=dt_socket", "-javaagent:x.jar", "--enable-native-access=ALL-UNNAMED");
+        assertEquals(List.of("-Xms3g", "--enable-native-access=ALL-UNNAMED"), Runner.childJvmOptions(own, false, 2));
+        assertEquals(List.of("-Xms3g", "--enable-native-access=ALL-UNNAMED", "-XX:ActiveProcessorCount=2"),
+                Runner.childJvmOptions(own, true, 2));
+        assertEquals(List.of("-XX:ActiveProcessorCount=8"), Runner.childJvmOptions(List.of("-XX:ActiveProcessorCount=8"), true, 2),
+                "a count the user gave is kept");
+    }
+
+    @Test
+    void aJvmStartedOnOneCpuWithTheCountRunsG1() throws Exception {
+        assumeTrue(CpuChoice.available(), "needs affinity and two CPUs");
+        int cpu = CpuAffinity.ofCurrentThread().nextSetBit(0);
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(Runner.childJvmOptions(List.of("-Xmx64m"), true, Runtime.getRuntime().availableProcessors()));
+        cmd.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
+        Process p = CpuChoice.startOn(cpu, () -> new ProcessBuilder(cmd).redirectErrorStream(true).start());
+        String flags = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "java -version did not exit");
+        assertTrue(flags.lines().anyMatch(l -> l.matches("\\s*bool UseG1GC\\s+= true.*")),
+                "a one-CPU measuring JVM must run the collector the others run (G1):\n"
+                        + flags.lines().filter(l -> l.contains("GC ")).toList());
     }
 
     @Test
