@@ -92,9 +92,7 @@ final class CpuChoice {
             for (int round = 0; round < ROUNDS; round++) {
                 for (int i = 0; i < cpus.length; i++) {
                     CpuAffinity.setCurrentThread(single(cpus[i]));
-                    long t0 = System.nanoTime();
-                    sink = kernel(DEPTH);
-                    samples[i][round] = (System.nanoTime() - t0) / 1e6;
+                    samples[i][round] = sampleMs();
                 }
             }
         } finally {
@@ -131,6 +129,17 @@ final class CpuChoice {
         } finally {
             CpuAffinity.setCurrentThread(before);
         }
+    }
+
+    /**
+     * One probe sample on the calling thread, wherever it runs ({@link SlowPhaseGuard}).
+     *
+     * @return its time in milliseconds
+     */
+    static double sampleMs() {
+        long t0 = System.nanoTime();
+        sink = kernel(DEPTH);
+        return (System.nanoTime() - t0) / 1e6;
     }
 
     private static BitSet single(int cpu) {

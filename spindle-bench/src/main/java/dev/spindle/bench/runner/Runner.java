@@ -48,6 +48,8 @@ final class Runner {
     private boolean rotateBenchmarks;
     /** A JVM whose work runs on one thread is launched on the CPU {@link CpuChoice} finds fastest. */
     private boolean chooseCpu;
+    /** This JVM was launched on one CPU: timed runs in a slow phase of it are taken again ({@link SlowPhaseGuard}). */
+    private boolean guardSlowPhases;
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -107,6 +109,18 @@ final class Runner {
      */
     Runner chooseCpu(boolean choose) {
         this.chooseCpu = choose && fork && CpuChoice.available();
+        return this;
+    }
+
+    /**
+     * In a measuring JVM launched on one CPU: takes a timed run again when the CPU probed slow
+     * around it ({@link SlowPhaseGuard}).
+     *
+     * @param guard true to guard
+     * @return this runner
+     */
+    Runner guardSlowPhases(boolean guard) {
+        this.guardSlowPhases = guard;
         return this;
     }
 
@@ -363,6 +377,9 @@ final class Runner {
                     "--warmup-nanos", Long.toString(warmup.minNanos()), "--max-warmup", Integer.toString(warmup.max()),
                     "--workers", String.join(",", Arrays.stream(childWorkers).mapToObj(Integer::toString).toList()),
                     "--reference", refFile.toString(), "--result", resultFile.toString()));
+            if (cpu != null) {
+                cmd.add("--one-cpu");
+            }
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
             Process child;
             try {
@@ -489,6 +506,7 @@ final class Runner {
         // fresh copy made between runs (Quicksort's 64 MB array) is the harness's, not the variant's.
         long timedAlloc = 0;
         int restarts = 0;
+        SlowPhaseGuard guard = guardSlowPhases ? new SlowPhaseGuard() : null;
         try (Variant.Instance<I, R> inst = v.open(p)) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
@@ -504,6 +522,7 @@ final class Runner {
                 if (before != null) {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
                 }
+                double probeBefore = guard == null ? 0 : guard.sample();
                 long jit0 = Warmup.jitMillis();
                 long alloc0 = allocatedBytes();
                 long t0 = System.nanoTime();
@@ -521,6 +540,7 @@ final class Runner {
                 boolean counted = timing || warmed < warmup.min();
                 long jit1 = Warmup.jitMillis();
                 long runJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
+                double probeAfter = guard == null ? 0 : guard.sample();
                 if (timing && warmup.restartsTiming(t1 - t0, runJitMs, restarts, warmNs)) {
                     // The JIT compiled during this timed run: it and the timed runs before it
                     // count as warm-up, and timing starts again (Warmup.restartsTiming).
@@ -533,6 +553,9 @@ final class Runner {
                     timedDone = 0;
                     timedJitMs = 0;
                     timedAlloc = 0;
+                } else if (timing && guard != null && guard.retake(probeBefore, probeAfter)) {
+                    // The CPU this JVM runs on probed slow around the run: taken again (SlowPhaseGuard).
+                    warmNs += t1 - t0;
                 } else if (timing) {
                     times[timedDone++] = (t1 - t0) / 1e6;
                     timedJitMs += Math.max(0, runJitMs);
@@ -561,6 +584,9 @@ final class Runner {
             perRun.replaceAll((k, val) -> val / runs);
             perRun.put("warmup_runs", (double) warmed);
             perRun.put("timing_restarts", (double) restarts);
+            if (guard != null) {
+                perRun.put("cpu_slow_retakes", (double) guard.retakes());
+            }
         }
         if (error != null) {
             for (int i = steps; i < warmup.min() + runs; i++) {

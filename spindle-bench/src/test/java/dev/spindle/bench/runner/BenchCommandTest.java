@@ -80,6 +80,7 @@ class BenchCommandTest {
             // one-thread rows (seq, and the one-worker row of each of the four variants) each in a
             // JVM launched on the CPU the probe chose; the two-worker rows left to the kernel
             assertEquals(3 * 5, count(json, "\"cpu_probe_ratio\":"), "one-thread rows carry their CPU probe");
+            assertEquals(3 * 5, count(json, "\"cpu_slow_retakes\":"), "and how many runs their JVM took again");
             assertTrue(err.toString().contains("P=1  median") && err.toString().contains("[CPU "),
                     "a one-thread row's line names its CPU:\n" + err);
         }

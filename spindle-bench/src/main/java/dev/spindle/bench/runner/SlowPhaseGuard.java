@@ -1,0 +1,61 @@
+package dev.spindle.bench.runner;
+
+/**
+ * In a measuring JVM confined to one CPU ({@link CpuChoice}): whether that CPU went into a slow
+ * phase around a timed run, so that the run is taken again.
+ *
+ * <p>The CPU chosen at the launch was the faster one then; a phase may begin on it seconds later
+ * (forty-sixth session: a Knapsack JVM launched on the CPU that probed 1.34 ms against 2.25 ran its
+ * timed runs at 758 ms, its siblings at 489–492). So the timed thread runs {@link CpuChoice}'s probe
+ * right before and right after each run — on the one CPU every thread of this JVM runs on — and a
+ * run with either probe more than {@link #SLOW} times the fastest probe this JVM has seen is
+ * thrown away and taken again, at most {@link #MAX_RETAKES} times per measurement; after that, runs
+ * count whatever the probes say. The rule reads the CPU, never the run's own time, and is the same
+ * for every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}.
+ */
+final class SlowPhaseGuard {
+    /** A probe this many times the fastest seen marks a slow phase (the phases measured 1.6×). */
+    static final double SLOW = 1.25;
+    /** Most runs taken again per measurement. */
+    static final int MAX_RETAKES = 10;
+
+    private double fastestMs = Double.MAX_VALUE;
+    private int retakes;
+
+    /**
+     * Runs the probe once on the calling thread.
+     *
+     * @return its time in milliseconds
+     */
+    double sample() {
+        return observe(CpuChoice.sampleMs());
+    }
+
+    /** Records a probe's time: the fastest seen is the CPU's calm speed. */
+    double observe(double ms) {
+        fastestMs = Math.min(fastestMs, ms);
+        return ms;
+    }
+
+    /**
+     * Whether a timed run between probes {@code beforeMs} and {@code afterMs} is taken again; if so,
+     * it is counted against {@link #MAX_RETAKES}.
+     *
+     * @param beforeMs the probe right before the run
+     * @param afterMs  the probe right after it
+     * @return true to throw the run away and take it again
+     */
+    boolean retake(double beforeMs, double afterMs) {
+        boolean slow = Math.max(beforeMs, afterMs) > SLOW * fastestMs;
+        if (slow && retakes < MAX_RETAKES) {
+            retakes++;
+            return true;
+        }
+        return false;
+    }
+
+    /** @return runs taken again so far */
+    int retakes() {
+        return retakes;
+    }
+}
