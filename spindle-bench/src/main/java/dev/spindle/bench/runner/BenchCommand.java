@@ -91,7 +91,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Launch every measuring JVM whose work runs on one thread (seq, a pool of one worker) "
                     + "on the CPU a short probe finds fastest just before the launch, so that a host slowing one "
                     + "vCPU for a while does not land on one variant's JVMs only (default: ${DEFAULT-VALUE}; "
-                    + "Linux, JDK 22+, with native access; a pool variant's one-worker row then gets a JVM of its own). "
+                    + "Linux, JDK 22+, with native access; a pool variant's JVM measures its one-worker row first and "
+                    + "then widens to every CPU). "
                     + "--no-cpu-choice leaves every JVM to the kernel.")
     boolean cpuChoice;
 

@@ -9,16 +9,18 @@ import java.util.concurrent.Callable;
 
 /**
  * Which CPU a measuring JVM whose work runs on one thread (a sequential variant, a pool of one
- * worker) is launched on: the one a short probe finds fastest just before the launch.
+ * worker) is launched on: the one a short probe finds fastest just before the launch. A pool
+ * variant's JVM measures its one-worker row there first, then widens to every CPU
+ * ({@link #widenProcess}) for its rows above one worker.
  *
  * <h2>Why</h2>
  * A 2-vCPU guest can find one vCPU slower than the other for seconds to minutes — call- and
  * branch-heavy code by 1.6×, a chain of divisions not at all: a physical core whose other hardware
  * thread another guest keeps busy (PERFORMANCE.md, "The forty-fourth session"). A thread computing
  * alone stays on its vCPU, so such a phase slows one JVM of a variant and not the next variant's,
- * and three JVMs per variant do not average it out. Every JVM of a one-thread row — whatever its
- * variant — is therefore launched confined to the vCPU the probe found faster at that moment. A
- * JVM whose run spans two workers is left to the kernel: it needs both vCPUs.
+ * and three JVMs per variant do not average it out. Every one-thread row — whatever its variant —
+ * is therefore measured in a JVM launched confined to the vCPU the probe found faster at that
+ * moment. Rows above one worker need every vCPU and are left to the kernel.
  *
  * <h2>How</h2>
  * The probe runs a recursive call chain (the kind of code those phases slow) on the calling
@@ -140,6 +142,39 @@ final class CpuChoice {
         long t0 = System.nanoTime();
         sink = kernel(DEPTH);
         return (System.nanoTime() - t0) / 1e6;
+    }
+
+    /**
+     * Lets every thread of this process run on {@code cpus} again — a measuring JVM launched on one
+     * CPU, before its first row above one worker. Threads started later inherit it from their
+     * creators. A pool opened after this starts its workers with these CPUs, so a Spindle worker's
+     * park binding restores them.
+     *
+     * @param cpus the CPUs
+     * @return how many threads were widened (those that ended meanwhile are skipped)
+     * @throws IllegalStateException if the calling thread could not be widened
+     */
+    static int widenProcess(int[] cpus) {
+        BitSet set = new BitSet();
+        for (int c : cpus) {
+            set.set(c);
+        }
+        CpuAffinity.Binding all = CpuAffinity.binding(set);
+        int n = 0;
+        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                if (all.applyToThread(Integer.parseInt(t.getFileName().toString()))) {
+                    n++;
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot list this process's threads in /proc/self/task to widen them to " + set, e);
+        }
+        if (!CpuAffinity.ofCurrentThread().equals(set)) {
+            throw new IllegalStateException("could not widen the measuring JVM to CPUs " + set + ": this thread may run on "
+                    + CpuAffinity.ofCurrentThread());
+        }
+        return n;
     }
 
     private static BitSet single(int cpu) {

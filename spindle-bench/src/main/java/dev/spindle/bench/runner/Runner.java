@@ -48,8 +48,10 @@ final class Runner {
     private boolean rotateBenchmarks;
     /** A JVM whose work runs on one thread is launched on the CPU {@link CpuChoice} finds fastest. */
     private boolean chooseCpu;
-    /** This JVM was launched on one CPU: timed runs in a slow phase of it are taken again ({@link SlowPhaseGuard}). */
+    /** This JVM was launched on one CPU: one-thread rows' timed runs in a slow phase of it are taken again ({@link SlowPhaseGuard}). */
     private boolean guardSlowPhases;
+    /** This JVM was launched on one CPU: every CPU it widens to before its first row above one worker, or null. */
+    private int[] widenTo;
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -99,8 +101,8 @@ final class Runner {
     }
 
     /**
-     * Launches every measuring JVM whose work runs on one thread — a sequential variant, or a pool
-     * variant's one-worker row, which then gets a JVM of its own — confined to the CPU that
+     * Launches every measuring JVM with a one-thread row — a sequential variant, or a pool variant,
+     * which measures its one-worker row first and then widens to every CPU — confined to the CPU that
      * {@link CpuChoice} finds fastest just before the launch. Only with forking, and only where
      * {@link CpuChoice#available()}; otherwise nothing changes.
      *
@@ -121,6 +123,18 @@ final class Runner {
      */
     Runner guardSlowPhases(boolean guard) {
         this.guardSlowPhases = guard;
+        return this;
+    }
+
+    /**
+     * In a measuring JVM launched on one CPU: the CPUs every thread of it may use again before its
+     * first row above one worker, which needs them.
+     *
+     * @param cpus the CPUs, or null to stay
+     * @return this runner
+     */
+    Runner widenTo(int[] cpus) {
+        this.widenTo = cpus;
         return this;
     }
 
@@ -316,6 +330,10 @@ final class Runner {
         int[] ps = v.usesWorkers() ? workers : new int[]{v.name().startsWith("seq") ? 1 : maxWorkers};
         List<Measurement> out = new ArrayList<>();
         for (int p : ps) {
+            if (p > 1 && widenTo != null) {
+                CpuChoice.widenProcess(widenTo);
+                widenTo = null;
+            }
             out.add(measure(suite, b, v, p, input, reference));
         }
         return out;
@@ -323,8 +341,9 @@ final class Runner {
 
     /**
      * One fork of a variant: its measurements at every worker count, in {@link #workers}' order,
-     * taken in one JVM, or — with {@link #chooseCpu} — its one-thread row in a JVM of its own on the
-     * chosen CPU and its other rows in another.
+     * taken in one JVM. With {@link #chooseCpu}, a JVM with a one-thread row starts on the chosen
+     * CPU and measures that row first; a pool variant's JVM then widens to every CPU for its rows
+     * above one worker ({@link CpuChoice#widenProcess}).
      */
     private <I, R> List<Measurement> runFork(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
             throws IOException, InterruptedException {
@@ -337,21 +356,19 @@ final class Runner {
             boolean oneThread = v.name().startsWith("seq") || maxWorkers == 1;
             return runChild(suite, b, v, refFile, workers, oneThread ? CpuChoice.probe() : null);
         }
-        int[] others = Arrays.stream(workers).filter(p -> p != 1).toArray();
-        if (others.length == workers.length) {
+        if (Arrays.stream(workers).noneMatch(p -> p == 1)) {
             return runChild(suite, b, v, refFile, workers, null);
         }
-        List<Measurement> one = runChild(suite, b, v, refFile, new int[]{1}, CpuChoice.probe());
-        List<Measurement> rest = others.length == 0 ? List.of() : runChild(suite, b, v, refFile, others, null);
-        if (one.size() != 1 || rest.size() != others.length) {
-            List<Measurement> failed = new ArrayList<>(one);            // a JVM that failed: its error row
-            failed.addAll(rest);
-            return failed;
+        int[] oneFirst = java.util.stream.IntStream.concat(java.util.stream.IntStream.of(1),
+                Arrays.stream(workers).filter(p -> p != 1)).toArray();
+        List<Measurement> ms = runChild(suite, b, v, refFile, oneFirst, CpuChoice.probe());
+        if (ms.size() != oneFirst.length) {
+            return ms;                                              // a JVM that failed: its error row
         }
         List<Measurement> out = new ArrayList<>(workers.length);
-        int next = 0;
+        int next = 1;
         for (int p : workers) {
-            out.add(p == 1 ? one.get(0) : rest.get(next++));
+            out.add(p == 1 ? ms.get(0) : ms.get(next++));
         }
         return out;
     }
@@ -379,6 +396,8 @@ final class Runner {
                     "--reference", refFile.toString(), "--result", resultFile.toString()));
             if (cpu != null) {
                 cmd.add("--one-cpu");
+                cmd.add("--widen-to");
+                cmd.add(String.join(",", Arrays.stream(cpu.cpus()).mapToObj(Integer::toString).toList()));
             }
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
             Process child;
@@ -389,7 +408,8 @@ final class Runner {
             } catch (Exception e) {
                 throw new IOException(e);
             }
-            String placed = cpu == null ? "" : "  [" + cpu + "]";
+            // the one-thread row, measured first, ran on the chosen CPU; the rows after it on every CPU
+            String[] placed = {cpu == null ? "" : "  [" + cpu + "]"};
             boolean[] killed = {false};
             java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
                 killed[0] = true;
@@ -403,7 +423,8 @@ final class Runner {
                         progress.label(line.substring(STEP.length()).trim());
                         progress.step();
                     } else if (line.startsWith(Progress.LINE)) {
-                        progress.finished(line.substring(Progress.LINE.length()) + placed);
+                        progress.finished(line.substring(Progress.LINE.length()) + placed[0]);
+                        placed[0] = cpu == null ? "" : "  [every CPU]";
                     } else {
                         System.err.println(line);
                         tail.append(line).append('\n');
@@ -434,7 +455,7 @@ final class Runner {
                 }
                 List<Measurement> out = new ArrayList<>(ms.size());
                 for (Measurement m : ms) {
-                    out.add(m.withCounter("cpu_probe_ratio", cpu.slowestOverChosen()));
+                    out.add(m.workers() == 1 ? m.withCounter("cpu_probe_ratio", cpu.slowestOverChosen()) : m);
                 }
                 return out;
             } catch (ClassNotFoundException e) {
@@ -506,7 +527,7 @@ final class Runner {
         // fresh copy made between runs (Quicksort's 64 MB array) is the harness's, not the variant's.
         long timedAlloc = 0;
         int restarts = 0;
-        SlowPhaseGuard guard = guardSlowPhases ? new SlowPhaseGuard() : null;
+        SlowPhaseGuard guard = guardSlowPhases && p == 1 ? new SlowPhaseGuard() : null;
         try (Variant.Instance<I, R> inst = v.open(p)) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
@@ -522,7 +543,7 @@ final class Runner {
                 if (before != null) {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
                 }
-                double probeBefore = guard == null ? 0 : guard.sample();
+                double probeBefore = guard == null || !timing ? 0 : guard.sampleAround();
                 long jit0 = Warmup.jitMillis();
                 long alloc0 = allocatedBytes();
                 long t0 = System.nanoTime();
@@ -540,7 +561,7 @@ final class Runner {
                 boolean counted = timing || warmed < warmup.min();
                 long jit1 = Warmup.jitMillis();
                 long runJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
-                double probeAfter = guard == null ? 0 : guard.sample();
+                double probeAfter = guard == null || !timing ? 0 : guard.sample();
                 if (timing && warmup.restartsTiming(t1 - t0, runJitMs, restarts, warmNs)) {
                     // The JIT compiled during this timed run: it and the timed runs before it
                     // count as warm-up, and timing starts again (Warmup.restartsTiming).
@@ -586,6 +607,8 @@ final class Runner {
             perRun.put("timing_restarts", (double) restarts);
             if (guard != null) {
                 perRun.put("cpu_slow_retakes", (double) guard.retakes());
+                perRun.put("cpu_probe_fastest_ms", guard.fastestMs());
+                perRun.put("cpu_probe_ms", guard.countedMedianMs());
             }
         }
         if (error != null) {

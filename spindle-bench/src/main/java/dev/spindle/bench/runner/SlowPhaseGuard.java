@@ -7,8 +7,8 @@ package dev.spindle.bench.runner;
  * <p>The CPU chosen at the launch was the faster one then; a phase may begin on it seconds later
  * (forty-sixth session: a Knapsack JVM launched on the CPU that probed 1.34 ms against 2.25 ran its
  * timed runs at 758 ms, its siblings at 489–492). So the timed thread runs {@link CpuChoice}'s probe
- * right before and right after each run — on the one CPU every thread of this JVM runs on — and a
- * run with either probe more than {@link #SLOW} times the fastest probe this JVM has seen is
+ * right before and right after each timed run — on the one CPU every thread of this JVM runs on —
+ * and a run with either probe more than {@link #SLOW} times the fastest probe this JVM has seen is
  * thrown away and taken again, at most {@link #MAX_RETAKES} times per measurement; after that, runs
  * count whatever the probes say. The rule reads the CPU, never the run's own time, and is the same
  * for every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}.
@@ -16,11 +16,15 @@ package dev.spindle.bench.runner;
 final class SlowPhaseGuard {
     /** A probe this many times the fastest seen marks a slow phase (the phases measured 1.6×). */
     static final double SLOW = 1.25;
+    /** Probes taken before the first timed run. */
+    static final int BASELINE = 5;
     /** Most runs taken again per measurement. */
     static final int MAX_RETAKES = 10;
 
     private double fastestMs = Double.MAX_VALUE;
     private int retakes;
+    /** The probes around the runs that counted, for the row's {@code cpu_probe_ms}. */
+    private final java.util.List<Double> counted = new java.util.ArrayList<>();
 
     /**
      * Runs the probe once on the calling thread.
@@ -29,6 +33,22 @@ final class SlowPhaseGuard {
      */
     double sample() {
         return observe(CpuChoice.sampleMs());
+    }
+
+    /**
+     * The probe before a timed run: the first time, {@link #BASELINE} samples first, so that the
+     * fastest seen is the CPU's speed as timing begins and the probe's code is compiled (warm-up
+     * runs are not probed: a program may make thousands).
+     *
+     * @return the probe's time in milliseconds
+     */
+    double sampleAround() {
+        if (fastestMs == Double.MAX_VALUE) {
+            for (int i = 0; i < BASELINE; i++) {
+                sample();
+            }
+        }
+        return sample();
     }
 
     /** Records a probe's time: the fastest seen is the CPU's calm speed. */
@@ -51,7 +71,23 @@ final class SlowPhaseGuard {
             retakes++;
             return true;
         }
+        counted.add(beforeMs);
+        counted.add(afterMs);
         return false;
+    }
+
+    /** @return the fastest probe this JVM has seen, in milliseconds (its CPU's calm speed, as far as it knows) */
+    double fastestMs() {
+        return fastestMs;
+    }
+
+    /** @return the median of the probes around the runs that counted, in milliseconds; NaN if none */
+    double countedMedianMs() {
+        if (counted.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = counted.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }
 
     /** @return runs taken again so far */

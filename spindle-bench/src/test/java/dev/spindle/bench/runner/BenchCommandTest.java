@@ -37,7 +37,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress",
-                "--no-cpu-choice");                    // the futures test checks the choice; one JVM per fork here
+                "--no-cpu-choice");   // the futures test places one-thread JVMs; 48 JVMs started on one CPU take 23 s more
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -91,7 +91,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "1,2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
-                "--no-progress", "--no-cpu-choice");
+                "--no-progress", "--no-cpu-choice");   // the futures and fj tests place one-thread JVMs; 26 s less here
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 3 programs x (seq + 8 variants x 2 worker counts)
@@ -107,11 +107,13 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--forks", "2", "--rotate-benchmarks", "--bench", "Stress-40,Stress-64",
-                "--variant", "spindle-auto", "--out", out.toString(), "--no-progress");
+                "--variant", "spindle-auto", "--out", out.toString(), "--no-progress", "--no-cpu-choice");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 2 programs x (seq + auto at 2 workers), each pooled over both forks
         assertEquals(4, count(json, "\"verified\": true"));
+        assertEquals(0, count(json, "\"cpu_probe_ratio\":"), "--no-cpu-choice: seq's JVMs left to the kernel");
+        assertFalse(err.toString().contains("[CPU "), err.toString());
         assertEquals(4, count(json, "\"forks\": 2"));
         // Each fork's measurement ends with "<benchmark> <variant> P=<p> median ..." on standard error:
         // with rotation the benchmarks alternate (40, 64, 40, 64); without, each one's forks come together.

@@ -76,6 +76,46 @@ class CpuChoiceTest {
     }
 
     @Test
+    void widenProcessLetsEveryThreadRunOnEveryCpuAgain() throws Exception {
+        assumeTrue(CpuChoice.available(), "needs affinity and two CPUs");
+        BitSet all = CpuAffinity.ofCurrentThread();
+        int cpu = all.nextSetBit(0);
+        // A thread started while this one is confined inherits the confinement, as a JVM's do.
+        Thread[] t = new Thread[1];
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        BitSet[] seen = new BitSet[2];
+        CpuChoice.startOn(cpu, () -> {
+            t[0] = new Thread(() -> {
+                seen[0] = CpuAffinity.ofCurrentThread();
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                seen[1] = CpuAffinity.ofCurrentThread();
+            }, "confined");
+            t[0].start();
+            return null;
+        });
+        try {
+            assertTrue(started.await(30, TimeUnit.SECONDS), "the confined thread did not start");
+            assertEquals(1, seen[0].cardinality(), "the thread started confined: " + seen[0]);
+            BitSet before = CpuAffinity.ofCurrentThread();
+            CpuAffinity.setCurrentThread(seen[0]);
+            int widened = CpuChoice.widenProcess(all.stream().toArray());
+            assertTrue(widened >= 2, "this thread and the confined one at least: " + widened);
+            assertEquals(all, CpuAffinity.ofCurrentThread(), "the calling thread widened");
+            CpuAffinity.setCurrentThread(before);
+        } finally {
+            release.countDown();
+            t[0].join(30_000);
+        }
+        assertEquals(all, seen[1], "the confined thread widened");
+    }
+
+    @Test
     void aFailedStartStillRestoresTheCaller() {
         assumeTrue(CpuChoice.available(), "needs affinity and two CPUs");
         BitSet before = CpuAffinity.ofCurrentThread();

@@ -33,9 +33,13 @@ class SlowPhaseGuardTest {
     }
 
     @Test
-    void aRealProbeTakesMilliseconds() {
+    void aRealProbeTakesMillisecondsAndTheFirstTimedRunGetsABaseline() {
         SlowPhaseGuard g = new SlowPhaseGuard();
-        double ms = g.sample();
+        double ms = g.sampleAround();
         assertTrue(ms > 0 && ms < 5_000, "probe took " + ms + " ms");
+        assertTrue(g.fastestMs() <= ms, "the baseline's samples count: fastest " + g.fastestMs() + ", last " + ms);
+        assertTrue(Double.isNaN(g.countedMedianMs()), "no run counted yet");
+        assertFalse(g.retake(g.fastestMs(), g.fastestMs()));
+        assertEquals(g.fastestMs(), g.countedMedianMs(), "the counted run's probes");
     }
 }
