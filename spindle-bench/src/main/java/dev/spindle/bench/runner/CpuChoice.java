@@ -2,10 +2,14 @@ package dev.spindle.bench.runner;
 
 import dev.spindle.topology.CpuAffinity;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * Which CPU a measuring JVM whose work runs on one thread (a sequential variant, a pool of one
@@ -93,7 +97,7 @@ final class CpuChoice {
             kernel(DEPTH - 4);                                   // compiled before it is timed
             for (int round = 0; round < ROUNDS; round++) {
                 for (int i = 0; i < cpus.length; i++) {
-                    CpuAffinity.setCurrentThread(single(cpus[i]));
+                    CpuAffinity.setCurrentThread(cpuSet(cpus[i]));
                     samples[i][round] = sampleMs();
                 }
             }
@@ -103,9 +107,8 @@ final class CpuChoice {
         double[] medians = new double[cpus.length];
         int best = 0;
         for (int i = 0; i < cpus.length; i++) {
-            double[] s = samples[i].clone();
-            Arrays.sort(s);
-            medians[i] = s[s.length / 2];
+            Arrays.sort(samples[i]);
+            medians[i] = Measurement.medianOfSorted(samples[i]);
             if (medians[i] < medians[best]) {
                 best = i;
             }
@@ -125,7 +128,7 @@ final class CpuChoice {
      */
     static <T> T startOn(int cpu, Callable<T> start) throws Exception {
         BitSet before = CpuAffinity.ofCurrentThread();
-        CpuAffinity.setCurrentThread(single(cpu));
+        CpuAffinity.setCurrentThread(cpuSet(cpu));
         try {
             return start.call();
         } finally {
@@ -155,19 +158,16 @@ final class CpuChoice {
      * @throws IllegalStateException if the calling thread could not be widened
      */
     static int widenProcess(int[] cpus) {
-        BitSet set = new BitSet();
-        for (int c : cpus) {
-            set.set(c);
-        }
+        BitSet set = cpuSet(cpus);
         CpuAffinity.Binding all = CpuAffinity.binding(set);
         int n = 0;
-        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
-            for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) tasks::iterator) {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
                 if (all.applyToThread(Integer.parseInt(t.getFileName().toString()))) {
                     n++;
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot list this process's threads in /proc/self/task to widen them to " + set, e);
         }
         if (!CpuAffinity.ofCurrentThread().equals(set)) {
@@ -177,9 +177,11 @@ final class CpuChoice {
         return n;
     }
 
-    private static BitSet single(int cpu) {
+    private static BitSet cpuSet(int... cpus) {
         BitSet b = new BitSet();
-        b.set(cpu);
+        for (int c : cpus) {
+            b.set(c);
+        }
         return b;
     }
 

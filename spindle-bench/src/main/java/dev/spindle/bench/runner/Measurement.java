@@ -127,7 +127,7 @@ public record Measurement(String suite, String benchmark, String description, St
         double[] sorted = all.clone();
         java.util.Arrays.sort(sorted);
         int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+        double median = medianOfSorted(sorted);
         Map<String, Double> counters = new java.util.LinkedHashMap<>();
         for (Measurement m : parts) {
             m.counters().forEach((k, v) -> counters.merge(k, v / parts.size(), Double::sum));
@@ -138,6 +138,17 @@ public record Measurement(String suite, String benchmark, String description, St
         return new Measurement(first.suite(), first.benchmark(), first.description(), first.variant(), first.workers(),
                 first.size(), n, median, sorted[0], sorted[n - 1], true, null, counters, null, false, all, parts.size(),
                 forkMedians, forkBytes, forkCeilings);
+    }
+
+    /**
+     * The median of values sorted ascending: the middle one, or the mean of the two middle ones.
+     *
+     * @param sorted at least one value, ascending
+     * @return the median
+     */
+    static double medianOfSorted(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     }
 
     /** @return true if this row makes the invocation fail */

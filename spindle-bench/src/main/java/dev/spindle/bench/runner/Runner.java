@@ -627,8 +627,7 @@ final class Runner {
         }
         double[] sorted = times.clone();
         Arrays.sort(sorted);
-        double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
+        double median = Measurement.medianOfSorted(sorted);
         Measurement m = new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), runs,
                 median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun, null, false, times, 1);
         progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d median %s ms%s", b.name(), v.name(), p,

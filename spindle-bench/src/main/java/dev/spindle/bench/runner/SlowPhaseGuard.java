@@ -86,8 +86,7 @@ final class SlowPhaseGuard {
         if (counted.isEmpty()) {
             return Double.NaN;
         }
-        double[] a = counted.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+        return Measurement.medianOfSorted(counted.stream().mapToDouble(Double::doubleValue).sorted().toArray());
     }
 
     /** @return runs taken again so far */
