@@ -49,7 +49,8 @@ final class Runner {
     /** A JVM whose work runs on one thread is launched on the CPU {@link CpuChoice} finds fastest. */
     private boolean chooseCpu;
     /** This JVM was launched on one CPU: one-thread rows' timed runs in a slow phase of it are taken again ({@link SlowPhaseGuard}). */
-    private boolean guardSlowPhases;
+    /** Makes the slow-phase guard of a one-thread row, or null for none. */
+    private java.util.function.Supplier<SlowPhaseGuard> slowPhaseGuards;
     /** This JVM was launched on one CPU: every CPU it widens to before its first row above one worker, or null. */
     private int[] widenTo;
 
@@ -122,7 +123,18 @@ final class Runner {
      * @return this runner
      */
     Runner guardSlowPhases(boolean guard) {
-        this.guardSlowPhases = guard;
+        return guardSlowPhases(guard ? SlowPhaseGuard::new : null);
+    }
+
+    /**
+     * {@link #guardSlowPhases(boolean)} with the guard each one-thread row gets from {@code guards}
+     * (a test's scripted probe).
+     *
+     * @param guards makes a row's guard, or null for none
+     * @return this runner
+     */
+    Runner guardSlowPhases(java.util.function.Supplier<SlowPhaseGuard> guards) {
+        this.slowPhaseGuards = guards;
         return this;
     }
 
@@ -527,7 +539,10 @@ final class Runner {
         // fresh copy made between runs (Quicksort's 64 MB array) is the harness's, not the variant's.
         long timedAlloc = 0;
         int restarts = 0;
-        SlowPhaseGuard guard = guardSlowPhases && p == 1 ? new SlowPhaseGuard() : null;
+        // Timed runs since the counters' snapshot, retaken ones included: the scheduler's
+        // counters are averaged over these, the time, allocation and JIT figures over the kept runs.
+        int counterRuns = 0;
+        SlowPhaseGuard guard = slowPhaseGuards != null && p == 1 ? slowPhaseGuards.get() : null;
         try (Variant.Instance<I, R> inst = v.open(p)) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
@@ -542,6 +557,10 @@ final class Runner {
                 Map<String, Long> before = timing && timedDone == 0 ? inst.counters() : null;
                 if (before != null) {
                     before.forEach((k, val) -> perRun.put(k, -(double) val));
+                    counterRuns = 0;
+                }
+                if (timing) {
+                    counterRuns++;                      // retaken runs too: the counters saw them
                 }
                 double probeBefore = guard == null || !timing ? 0 : guard.sampleAround();
                 long jit0 = Warmup.jitMillis();
@@ -598,11 +617,12 @@ final class Runner {
                     steps++;
                 }
             }
-            perRun.put("alloc_bytes", (double) timedAlloc);
             Map<String, Long> after = inst.counters();
             after.forEach((k, val) -> perRun.merge(k, (double) val, Double::sum));
-            perRun.put("jit_ms", (double) timedJitMs);
-            perRun.replaceAll((k, val) -> val / runs);
+            int seen = Math.max(1, counterRuns);
+            perRun.replaceAll((k, val) -> val / seen);
+            perRun.put("alloc_bytes", (double) timedAlloc / runs);
+            perRun.put("jit_ms", (double) timedJitMs / runs);
             perRun.put("warmup_runs", (double) warmed);
             perRun.put("timing_restarts", (double) restarts);
             if (guard != null) {

@@ -21,10 +21,26 @@ final class SlowPhaseGuard {
     /** Most runs taken again per measurement. */
     static final int MAX_RETAKES = 10;
 
+    /** The probe: one timed sample of the calling thread's CPU, in milliseconds. */
+    private final java.util.function.DoubleSupplier probe;
     private double fastestMs = Double.MAX_VALUE;
     private int retakes;
     /** The probes around the runs that counted, for the row's {@code cpu_probe_ms}. */
     private final java.util.List<Double> counted = new java.util.ArrayList<>();
+
+    /** A guard probing with {@link CpuChoice#sampleMs()}. */
+    SlowPhaseGuard() {
+        this(CpuChoice::sampleMs);
+    }
+
+    /**
+     * A guard probing with {@code probe}.
+     *
+     * @param probe one timed sample of the calling thread's CPU, in milliseconds
+     */
+    SlowPhaseGuard(java.util.function.DoubleSupplier probe) {
+        this.probe = probe;
+    }
 
     /**
      * Runs the probe once on the calling thread.
@@ -32,7 +48,7 @@ final class SlowPhaseGuard {
      * @return its time in milliseconds
      */
     double sample() {
-        return observe(CpuChoice.sampleMs());
+        return observe(probe.getAsDouble());
     }
 
     /**
