@@ -87,10 +87,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "compilation from deciding a ratio.")
     int forks;
 
-    @Option(names = "--cpu-choice", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(names = "--cpu-choice", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "Launch every measuring JVM whose work runs on one thread (seq, a pool of one worker) "
                     + "on the CPU a short probe finds fastest just before the launch, so that a host slowing one "
-                    + "vCPU for a while does not land on one variant's JVMs only (default: ${DEFAULT-VALUE}; "
+                    + "vCPU for a while does not land on one variant's JVMs only, and take a timed run again when "
+                    + "that CPU probed slow around it (default: ${DEFAULT-VALUE}: on the 2-vCPU host it was built for "
+                    + "it did not narrow the JVMs' spread, and a JVM started on one CPU pre-touches its heap on one; "
                     + "Linux, JDK 22+, with native access; a pool variant's JVM measures its one-worker row first and "
                     + "then widens to every CPU). "
                     + "--no-cpu-choice leaves every JVM to the kernel.")
@@ -169,7 +171,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
                     : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); every JVM left to the kernel");
         } else if (runner.choosesCpu()) {
-            System.out.println("spindle bench: one-thread rows (seq, one worker) each in a JVM launched on the CPU a probe finds fastest (--no-cpu-choice: off)");
+            System.out.println("spindle bench: one-thread rows (seq, one worker) each in a JVM launched on the CPU a probe finds fastest (--cpu-choice)");
         }
         for (Suite s : resolved) {
             runner.run(s);

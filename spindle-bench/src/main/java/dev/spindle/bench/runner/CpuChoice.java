@@ -38,6 +38,14 @@ import java.util.stream.Stream;
  * Serial GC instead of G1, no common-pool threads — and measure another configuration than the
  * rows it is compared with. Where affinity cannot be set (not Linux, JDK 21, no native
  * access) or only one CPU is allowed, nothing is chosen and the child starts as before.
+ *
+ * <h2>What it bought</h2>
+ * Off by default ({@code --cpu-choice} turns it on) since the forty-seventh session: on the host
+ * it was built for, the directive suite's one-thread rows run twice with it and twice without,
+ * alternated, spread no less with it (median slowest/fastest JVM 1.106 and 1.046 against 1.027 and
+ * 1.043), and each confined JVM pre-touched its 3 GB heap on one CPU (11.5 s against 6.9 s), so
+ * the runs took 13.8 minutes against 9.0. A phase that begins after the launch, or slows both
+ * vCPUs, is not one a launch-time choice can avoid (PERFORMANCE.md, "The forty-seventh session").
  */
 final class CpuChoice {
     /** Probe samples per CPU. */

@@ -37,7 +37,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress",
-                "--no-cpu-choice");   // the futures test places one-thread JVMs; 48 JVMs started on one CPU take 23 s more
+                "--no-cpu-choice");   // the default, said: the futures test places one-thread JVMs
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -64,7 +64,8 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "futures", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "0", "--forks", "1", "--bench", "Fib,Knapsack,TreeSum-1K",
-                "--variant", "spindle,fjp-tuned,fjp-nocutoff,cf", "--out", out.toString(), "--no-progress");
+                "--variant", "spindle,fjp-tuned,fjp-nocutoff,cf", "--out", out.toString(), "--no-progress",
+                "--cpu-choice");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 3 programs x (seq + 4 variants x 2 worker counts)
@@ -91,9 +92,10 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "1,2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
-                "--no-progress", "--no-cpu-choice");   // the futures and fj tests place one-thread JVMs; 26 s less here
+                "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
+        assertEquals(0, count(json, "\"cpu_probe_ratio\":"), "by default every JVM is left to the kernel");
         // 3 programs x (seq + 8 variants x 2 worker counts)
         assertEquals(51, count(json, "\"suite\": \"loops\""));
         assertEquals(51, count(json, "\"verified\": true"));
