@@ -43,7 +43,7 @@ import java.util.stream.Stream;
  * Off by default ({@code --cpu-choice} turns it on) since the forty-seventh session: on the host
  * it was built for, the directive suite's one-thread rows run twice with it and twice without,
  * alternated, spread no less with it (median slowest/fastest JVM 1.106 and 1.046 against 1.027 and
- * 1.043), and each confined JVM pre-touched its 3 GB heap on one CPU (11.5 s against 6.9 s), so
+ * 1.043), and each confined JVM pre-touched its 3 GB heap on one CPU (11.2–11.9 s against 6.7–7.2 s), so
  * the runs took 13.8 minutes against 9.0. A phase that begins after the launch, or slows both
  * vCPUs, is not one a launch-time choice can avoid (PERFORMANCE.md, "The forty-seventh session").
  */

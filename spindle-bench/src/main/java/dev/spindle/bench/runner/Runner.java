@@ -48,8 +48,10 @@ final class Runner {
     private boolean rotateBenchmarks;
     /** A JVM whose work runs on one thread is launched on the CPU {@link CpuChoice} finds fastest. */
     private boolean chooseCpu;
-    /** This JVM was launched on one CPU: one-thread rows' timed runs in a slow phase of it are taken again ({@link SlowPhaseGuard}). */
-    /** Makes the slow-phase guard of a one-thread row, or null for none. */
+    /**
+     * This JVM was launched on one CPU: one-thread rows' timed runs in a slow phase of it are taken
+     * again ({@link SlowPhaseGuard}); makes such a row's guard, or null for none.
+     */
     private java.util.function.Supplier<SlowPhaseGuard> slowPhaseGuards;
     /** This JVM was launched on one CPU: every CPU it widens to before its first row above one worker, or null. */
     private int[] widenTo;
