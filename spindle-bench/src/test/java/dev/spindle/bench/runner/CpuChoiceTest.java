@@ -99,16 +99,16 @@ class CpuChoiceTest {
             t[0].start();
             return null;
         });
+        BitSet before = CpuAffinity.ofCurrentThread();
         try {
             assertTrue(started.await(30, TimeUnit.SECONDS), "the confined thread did not start");
             assertEquals(1, seen[0].cardinality(), "the thread started confined: " + seen[0]);
-            BitSet before = CpuAffinity.ofCurrentThread();
             CpuAffinity.setCurrentThread(seen[0]);
             int widened = CpuChoice.widenProcess(all.stream().toArray());
             assertTrue(widened >= 2, "this thread and the confined one at least: " + widened);
             assertEquals(all, CpuAffinity.ofCurrentThread(), "the calling thread widened");
-            CpuAffinity.setCurrentThread(before);
         } finally {
+            CpuAffinity.setCurrentThread(before);     // the next test in this JVM runs where this one began
             release.countDown();
             t[0].join(30_000);
         }
