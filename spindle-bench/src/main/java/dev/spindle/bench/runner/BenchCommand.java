@@ -87,15 +87,13 @@ public final class BenchCommand implements Callable<Integer> {
                     + "compilation from deciding a ratio.")
     int forks;
 
-    @Option(names = "--cpu-choice", negatable = true, defaultValue = "false", fallbackValue = "true",
-            description = "Launch every measuring JVM whose work runs on one thread (seq, a pool of one worker) "
-                    + "on the CPU a short probe finds fastest just before the launch, so that a host slowing one "
-                    + "vCPU for a while does not land on one variant's JVMs only, and take a timed run again when "
-                    + "that CPU probed slow around it (default: ${DEFAULT-VALUE}: on the 2-vCPU host it was built for "
-                    + "it did not narrow the JVMs' spread, and a JVM started on one CPU pre-touches its heap on one; "
-                    + "Linux, JDK 22+, with native access; a pool variant's JVM measures its one-worker row first and "
-                    + "then widens to every CPU). "
-                    + "--no-cpu-choice leaves every JVM to the kernel.")
+    @Option(names = "--cpu-choice", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Run each timed run of a row whose work runs on one thread (seq, a pool of one worker) "
+                    + "with every thread of its JVM on the CPU a short probe finds fastest right before the run, and "
+                    + "take the run again when that CPU probed slow around it, so that a host slowing one vCPU for a "
+                    + "while does not slow one variant's JVMs only (default: ${DEFAULT-VALUE}; where affinity cannot be set "
+                    + "— not Linux, JDK 21, no native access — or one CPU is allowed, nothing is placed). "
+                    + "--no-cpu-choice leaves every thread to the kernel.")
     boolean cpuChoice;
 
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
@@ -145,6 +143,11 @@ public final class BenchCommand implements Callable<Integer> {
                     "--max-warmup must be at least --warmup (" + warmup + "), was " + maxWarmup);
         }
         int[] ws = parseWorkers();
+        if (cpuChoice && Boolean.parseBoolean(properties.get(dev.spindle.bench.suite.Variants.PIN_PROPERTY))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cpu-choice moves a one-thread row's threads to one CPU "
+                    + "for each timed run and back to every CPU after it, which would undo --set "
+                    + dev.spindle.bench.suite.Variants.PIN_PROPERTY + "=true: use one or the other");
+        }
         properties.forEach(System::setProperty);
         Runner.CHILD_PROPERTIES.putAll(properties);
         List<Suite> resolved = new ArrayList<>();
@@ -165,13 +168,13 @@ public final class BenchCommand implements Callable<Integer> {
                 String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, warmupMillis, maxWarmup, runs, jdk, report.cores(),
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
         Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks)
-                .rotateBenchmarks(rotateBenchmarks).chooseCpu(cpuChoice);
-        if (fork && cpuChoice && !runner.choosesCpu()) {
+                .rotateBenchmarks(rotateBenchmarks).placeRuns(cpuChoice);
+        if (cpuChoice && !runner.placesRuns()) {
             System.out.println("spindle bench: --cpu-choice: no CPU to choose ("
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
-                    : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); every JVM left to the kernel");
-        } else if (runner.choosesCpu()) {
-            System.out.println("spindle bench: one-thread rows (seq, one worker) each in a JVM launched on the CPU a probe finds fastest (--cpu-choice)");
+                    : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); every thread left to the kernel");
+        } else if (runner.placesRuns()) {
+            System.out.println("spindle bench: each timed run of a one-thread row (seq, one worker) on the CPU a probe finds fastest right before it (--cpu-choice)");
         }
         for (Suite s : resolved) {
             runner.run(s);

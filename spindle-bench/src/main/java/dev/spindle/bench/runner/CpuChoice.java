@@ -8,44 +8,34 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * Which CPU a measuring JVM whose work runs on one thread (a sequential variant, a pool of one
- * worker) is launched on: the one a short probe finds fastest just before the launch. A pool
- * variant's JVM measures its one-worker row there first, then widens to every CPU
- * ({@link #widenProcess}) for its rows above one worker.
+ * Which vCPU a one-thread row's timed run goes to: the one a short probe finds fastest right before
+ * the run ({@link RunPlacement}, {@code --cpu-choice}), and the probe that {@link SlowPhaseGuard}
+ * runs around it.
  *
  * <h2>Why</h2>
  * A 2-vCPU guest can find one vCPU slower than the other for seconds to minutes — call- and
  * branch-heavy code by 1.6×, a chain of divisions not at all: a physical core whose other hardware
  * thread another guest keeps busy (PERFORMANCE.md, "The forty-fourth session"). A thread computing
- * alone stays on its vCPU, so such a phase slows one JVM of a variant and not the next variant's,
- * and three JVMs per variant do not average it out. Every one-thread row — whatever its variant —
- * is therefore measured in a JVM launched confined to the vCPU the probe found faster at that
- * moment. Rows above one worker need every vCPU and are left to the kernel.
+ * alone stays on its vCPU, so such a phase slows the runs of one JVM and not the next one's, and
+ * three JVMs per variant do not average it out: Raytracer's one-thread JVMs ran at ~107 ms
+ * against ~75 exactly while their vCPU was in such a phase ("The forty-eighth session").
  *
  * <h2>How</h2>
  * The probe runs a recursive call chain (the kind of code those phases slow) on the calling
  * thread, pinned to each allowed CPU in turn, {@link #ROUNDS} times each, alternating, and takes
- * each CPU's median. The child is then started from the calling thread pinned to the chosen CPU:
- * a process inherits its creator thread's affinity, so every thread of the new JVM — the timed
- * thread, the pool's worker, the JIT's and the collector's — runs on that CPU, and a Spindle
- * worker's park binding restores the set it started with, this one CPU. The calling thread's own
- * set is restored right after the start. The child is told the machine's processor count
- * ({@code -XX:ActiveProcessorCount}): a JVM started on one CPU would otherwise size itself for one —
- * Serial GC instead of G1, no common-pool threads — and measure another configuration than the
- * rows it is compared with. Where affinity cannot be set (not Linux, JDK 21, no native
- * access) or only one CPU is allowed, nothing is chosen and the child starts as before.
+ * each CPU's median; the calling thread's CPUs are restored afterwards. {@link #setProcessCpus}
+ * then confines every thread of this JVM to the chosen CPU for the run, and lets them all run on
+ * every CPU again after it. Where affinity cannot be set (not Linux, JDK 21, no native access) or
+ * only one CPU is allowed, nothing is chosen.
  *
- * <h2>What it bought</h2>
- * Off by default ({@code --cpu-choice} turns it on) since the forty-seventh session: on the host
- * it was built for, the directive suite's one-thread rows run twice with it and twice without,
- * alternated, spread no less with it (median slowest/fastest JVM 1.106 and 1.046 against 1.027 and
- * 1.043), and each confined JVM pre-touched its 3 GB heap on one CPU (11.2–11.9 s against 6.7–7.2 s), so
- * the runs took 13.8 minutes against 9.0. A phase that begins after the launch, or slows both
- * vCPUs, is not one a launch-time choice can avoid (PERFORMANCE.md, "The forty-seventh session").
+ * <h2>History</h2>
+ * The forty-sixth session chose once per JVM, launching it confined to the CPU that probed faster;
+ * alternated with no choice, that did not narrow the spread of JVMs (phases begin and end within
+ * a JVM's life), and a JVM started on one CPU pre-touched its 3 GB heap on one, so it was turned off
+ * (PERFORMANCE.md, "The forty-seventh session"). Choosing per run replaced it.
  */
 final class CpuChoice {
     /** Probe samples per CPU. */
@@ -125,26 +115,6 @@ final class CpuChoice {
     }
 
     /**
-     * Runs {@code start} on the calling thread confined to {@code cpu}, then restores the calling
-     * thread's CPUs; a process started inside keeps the confinement.
-     *
-     * @param cpu   the CPU
-     * @param start what starts the process
-     * @param <T>   its result
-     * @return what {@code start} returned
-     * @throws Exception what {@code start} threw
-     */
-    static <T> T startOn(int cpu, Callable<T> start) throws Exception {
-        BitSet before = CpuAffinity.ofCurrentThread();
-        CpuAffinity.setCurrentThread(cpuSet(cpu));
-        try {
-            return start.call();
-        } finally {
-            CpuAffinity.setCurrentThread(before);
-        }
-    }
-
-    /**
      * One probe sample on the calling thread, wherever it runs ({@link SlowPhaseGuard}).
      *
      * @return its time in milliseconds
@@ -156,16 +126,16 @@ final class CpuChoice {
     }
 
     /**
-     * Lets every thread of this process run on {@code cpus} again — a measuring JVM launched on one
-     * CPU, before its first row above one worker. Threads started later inherit it from their
-     * creators. A pool opened after this starts its workers with these CPUs, so a Spindle worker's
-     * park binding restores them.
+     * Sets the CPUs of every thread of this process to {@code cpus}: one CPU to confine a timed
+     * run's JVM to it, every allowed CPU to release it. Threads started later inherit their
+     * creator's set. A Spindle worker's park binding restores, when the worker wakes, the set the
+     * worker started with: {@link RunPlacement} opens a one-worker pool with park binding off.
      *
      * @param cpus the CPUs
-     * @return how many threads were widened (those that ended meanwhile are skipped)
-     * @throws IllegalStateException if the calling thread could not be widened
+     * @return how many threads were set (those that ended meanwhile are skipped)
+     * @throws IllegalStateException if the calling thread could not be set
      */
-    static int widenProcess(int[] cpus) {
+    static int setProcessCpus(int... cpus) {
         BitSet set = cpuSet(cpus);
         CpuAffinity.Binding all = CpuAffinity.binding(set);
         int n = 0;
@@ -176,10 +146,10 @@ final class CpuChoice {
                 }
             }
         } catch (IOException e) {
-            throw new IllegalStateException("cannot list this process's threads in /proc/self/task to widen them to " + set, e);
+            throw new IllegalStateException("cannot list this process's threads in /proc/self/task to set them to " + set, e);
         }
         if (!CpuAffinity.ofCurrentThread().equals(set)) {
-            throw new IllegalStateException("could not widen the measuring JVM to CPUs " + set + ": this thread may run on "
+            throw new IllegalStateException("could not set the measuring JVM to CPUs " + set + ": this thread may run on "
                     + CpuAffinity.ofCurrentThread());
         }
         return n;

@@ -38,8 +38,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
     @Option(names = "--workers", required = true, split = ",") int[] workers;
     @Option(names = "--reference", required = true) Path reference;
     @Option(names = "--result", required = true) Path result;
-    @Option(names = "--one-cpu") boolean oneCpu;
-    @Option(names = "--widen-to", split = ",") int[] widenTo;
+    @Option(names = "--place-runs") boolean placeRuns;
 
     /**
      * Entry point of a measuring child JVM.
@@ -68,7 +67,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
     private <I, R> List<Measurement> measure(Suite s, Benchmark<I, R> b, Object ref) {
         Size sz = Size.parse(size);
         Runner runner = new Runner(sz, workers, runs, new Warmup(warmup, warmupNanos, maxWarmup), Progress.child(System.out), null, false)
-                .guardSlowPhases(oneCpu).widenTo(oneCpu ? widenTo : null);
+                .placeRuns(placeRuns);
         Variant<I, R> v = b.variant(variant);
         I input = b.prepare(sz);
         return Runner.withForkCeilings(runner.measureVariant(s, b, v, input, new Object[]{ref}), sz);

@@ -46,15 +46,13 @@ final class Runner {
     private final int forks;
     /** Forks go round the benchmarks of a suite too, not only round the variants. */
     private boolean rotateBenchmarks;
-    /** A JVM whose work runs on one thread is launched on the CPU {@link CpuChoice} finds fastest. */
-    private boolean chooseCpu;
+    /** Each timed run of a one-thread row runs on the vCPU that probes fastest right before it ({@link RunPlacement}). */
+    private boolean placeRuns;
     /**
-     * This JVM was launched on one CPU: one-thread rows' timed runs in a slow phase of it are taken
-     * again ({@link SlowPhaseGuard}); makes such a row's guard, or null for none.
+     * One-thread rows' timed runs in a slow phase of their CPU are taken again
+     * ({@link SlowPhaseGuard}); makes such a row's guard, or null for none.
      */
     private java.util.function.Supplier<SlowPhaseGuard> slowPhaseGuards;
-    /** This JVM was launched on one CPU: every CPU it widens to before its first row above one worker, or null. */
-    private int[] widenTo;
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -104,33 +102,26 @@ final class Runner {
     }
 
     /**
-     * Launches every measuring JVM with a one-thread row — a sequential variant, or a pool variant,
-     * which measures its one-worker row first and then widens to every CPU — confined to the CPU that
-     * {@link CpuChoice} finds fastest just before the launch. Only with forking, and only where
+     * Runs each timed run of a one-thread row — a sequential variant, or a pool variant at one
+     * worker — with every thread of its JVM on the vCPU that {@link CpuChoice} finds fastest right
+     * before it ({@link RunPlacement}), and takes a run again when that CPU probed slow around it
+     * ({@link SlowPhaseGuard}). With forking, the measuring JVMs do it. Only where
      * {@link CpuChoice#available()}; otherwise nothing changes.
      *
-     * @param choose true to choose
+     * @param place true to place
      * @return this runner
      */
-    Runner chooseCpu(boolean choose) {
-        this.chooseCpu = choose && fork && CpuChoice.available();
+    Runner placeRuns(boolean place) {
+        this.placeRuns = place && CpuChoice.available();
+        if (placeRuns && slowPhaseGuards == null) {
+            slowPhaseGuards = SlowPhaseGuard::new;
+        }
         return this;
     }
 
     /**
-     * In a measuring JVM launched on one CPU: takes a timed run again when the CPU probed slow
-     * around it ({@link SlowPhaseGuard}).
-     *
-     * @param guard true to guard
-     * @return this runner
-     */
-    Runner guardSlowPhases(boolean guard) {
-        return guardSlowPhases(guard ? SlowPhaseGuard::new : null);
-    }
-
-    /**
-     * {@link #guardSlowPhases(boolean)} with the guard each one-thread row gets from {@code guards}
-     * (a test's scripted probe).
+     * Takes a one-thread row's timed run again when its CPU probed slow around it, with the guard
+     * each such row gets from {@code guards} (a test's scripted probe).
      *
      * @param guards makes a row's guard, or null for none
      * @return this runner
@@ -140,21 +131,9 @@ final class Runner {
         return this;
     }
 
-    /**
-     * In a measuring JVM launched on one CPU: the CPUs every thread of it may use again before its
-     * first row above one worker, which needs them.
-     *
-     * @param cpus the CPUs, or null to stay
-     * @return this runner
-     */
-    Runner widenTo(int[] cpus) {
-        this.widenTo = cpus;
-        return this;
-    }
-
-    /** @return whether one-thread JVMs are placed by {@link #chooseCpu} */
-    boolean choosesCpu() {
-        return chooseCpu;
+    /** @return whether one-thread rows' timed runs are placed ({@link #placeRuns}) */
+    boolean placesRuns() {
+        return placeRuns;
     }
 
     void run(Suite suite) throws IOException, InterruptedException {
@@ -344,86 +323,31 @@ final class Runner {
         int[] ps = v.usesWorkers() ? workers : new int[]{v.name().startsWith("seq") ? 1 : maxWorkers};
         List<Measurement> out = new ArrayList<>();
         for (int p : ps) {
-            if (p > 1 && widenTo != null) {
-                CpuChoice.widenProcess(widenTo);
-                widenTo = null;
-            }
             out.add(measure(suite, b, v, p, input, reference));
         }
         return out;
     }
 
-    /**
-     * One fork of a variant: its measurements at every worker count, in {@link #workers}' order,
-     * taken in one JVM. With {@link #chooseCpu}, a JVM with a one-thread row starts on the chosen
-     * CPU and measures that row first; a pool variant's JVM then widens to every CPU for its rows
-     * above one worker ({@link CpuChoice#widenProcess}).
-     */
-    private <I, R> List<Measurement> runFork(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
-            throws IOException, InterruptedException {
-        if (!chooseCpu) {
-            return runChild(suite, b, v, refFile, workers, null);
-        }
-        int maxWorkers = Arrays.stream(workers).max().orElse(1);
-        if (!v.usesWorkers()) {
-            // as measureVariant: seq runs on the calling thread, other pool-less variants at maxWorkers threads
-            boolean oneThread = v.name().startsWith("seq") || maxWorkers == 1;
-            return runChild(suite, b, v, refFile, workers, oneThread ? CpuChoice.probe() : null);
-        }
-        if (Arrays.stream(workers).noneMatch(p -> p == 1)) {
-            return runChild(suite, b, v, refFile, workers, null);
-        }
-        int[] oneFirst = java.util.stream.IntStream.concat(java.util.stream.IntStream.of(1),
-                Arrays.stream(workers).filter(p -> p != 1)).toArray();
-        List<Measurement> ms = runChild(suite, b, v, refFile, oneFirst, CpuChoice.probe());
-        if (ms.size() != oneFirst.length) {
-            return ms;                                              // a JVM that failed: its error row
-        }
-        List<Measurement> out = new ArrayList<>(workers.length);
-        int next = 1;
-        for (int p : workers) {
-            out.add(p == 1 ? ms.get(0) : ms.get(next++));
-        }
-        return out;
-    }
-
-    /**
-     * Runs one measuring JVM at the given worker counts, started on {@code cpu}'s CPU if given; its
-     * rows then carry {@code cpu_probe_ratio}, the slowest CPU's probe over the chosen one's.
-     */
+    /** One fork of a variant: its measurements at every worker count, in {@link #workers}' order, taken in one JVM. */
     @SuppressWarnings("unchecked")
-    private <I, R> List<Measurement> runChild(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile,
-                                              int[] childWorkers, CpuChoice.Choice cpu)
+    private <I, R> List<Measurement> runFork(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
             throws IOException, InterruptedException {
         Path resultFile = Files.createTempFile("spindle-result-", ".bin");
         try {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments(), cpu != null,
-                    Runtime.getRuntime().availableProcessors()));
+            cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
             CHILD_PROPERTIES.forEach((k, val) -> cmd.add("-D" + k + "=" + val));
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MeasureOneCommand.MAIN,
                     "--suite", suite.name(), "--bench", b.name(), "--variant", v.name(),
                     "--size", size.label(), "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup.min()),
                     "--warmup-nanos", Long.toString(warmup.minNanos()), "--max-warmup", Integer.toString(warmup.max()),
-                    "--workers", String.join(",", Arrays.stream(childWorkers).mapToObj(Integer::toString).toList()),
+                    "--workers", String.join(",", Arrays.stream(workers).mapToObj(Integer::toString).toList()),
                     "--reference", refFile.toString(), "--result", resultFile.toString()));
-            if (cpu != null) {
-                cmd.add("--one-cpu");
-                cmd.add("--widen-to");
-                cmd.add(String.join(",", Arrays.stream(cpu.cpus()).mapToObj(Integer::toString).toList()));
+            if (placeRuns) {
+                cmd.add("--place-runs");
             }
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            Process child;
-            try {
-                child = cpu == null ? pb.start() : CpuChoice.startOn(cpu.cpu(), pb::start);
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IOException(e);
-            }
-            // the one-thread row, measured first, ran on the chosen CPU; the rows after it on every CPU
-            String[] placed = {cpu == null ? "" : "  [" + cpu + "]"};
+            Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             boolean[] killed = {false};
             java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
                 killed[0] = true;
@@ -437,8 +361,7 @@ final class Runner {
                         progress.label(line.substring(STEP.length()).trim());
                         progress.step();
                     } else if (line.startsWith(Progress.LINE)) {
-                        progress.finished(line.substring(Progress.LINE.length()) + placed[0]);
-                        placed[0] = cpu == null ? "" : "  [every CPU]";
+                        progress.finished(line.substring(Progress.LINE.length()));
                     } else {
                         System.err.println(line);
                         tail.append(line).append('\n');
@@ -463,15 +386,7 @@ final class Runner {
                         Double.NaN, Double.NaN, Double.NaN, false, null, Map.of(), why, tolerated, new double[0], 1));
             }
             try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(resultFile))) {
-                List<Measurement> ms = (List<Measurement>) in.readObject();
-                if (cpu == null) {
-                    return ms;
-                }
-                List<Measurement> out = new ArrayList<>(ms.size());
-                for (Measurement m : ms) {
-                    out.add(m.workers() == 1 ? m.withCounter("cpu_probe_ratio", cpu.slowestOverChosen()) : m);
-                }
-                return out;
+                return (List<Measurement>) in.readObject();
             } catch (ClassNotFoundException e) {
                 throw new IOException(e);
             }
@@ -481,25 +396,17 @@ final class Runner {
     }
 
     /**
-     * A measuring JVM's options: this JVM's own, less a debugger agent and java agents, and — for a
-     * JVM started on one CPU — the machine's processor count, unless given: a JVM started on one
-     * CPU sizes itself for one (Serial GC instead of G1, a common pool of no threads) and would
-     * measure another configuration than the rows it is compared with.
+     * A measuring JVM's options: this JVM's own, less a debugger agent and java agents.
      *
-     * @param own        this JVM's input arguments
-     * @param oneCpu     whether the child starts confined to one CPU
-     * @param processors the machine's processor count
+     * @param own this JVM's input arguments
      * @return the child's JVM options
      */
-    static List<String> childJvmOptions(List<String> own, boolean oneCpu, int processors) {
+    static List<String> childJvmOptions(List<String> own) {
         List<String> out = new ArrayList<>();
         for (String arg : own) {
             if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-javaagent")) {
                 out.add(arg);
             }
-        }
-        if (oneCpu && out.stream().noneMatch(a -> a.startsWith("-XX:ActiveProcessorCount="))) {
-            out.add("-XX:ActiveProcessorCount=" + processors);
         }
         return out;
     }
@@ -545,7 +452,8 @@ final class Runner {
         // counters are averaged over these, the time, allocation and JIT figures over the kept runs.
         int counterRuns = 0;
         SlowPhaseGuard guard = slowPhaseGuards != null && p == 1 ? slowPhaseGuards.get() : null;
-        try (Variant.Instance<I, R> inst = v.open(p)) {
+        RunPlacement placement = placeRuns && p == 1 ? RunPlacement.ofCallingThread() : null;
+        try (Variant.Instance<I, R> inst = placement == null ? v.open(p) : RunPlacement.openWithoutParkBinding(() -> v.open(p))) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
             inst.counters();
@@ -564,6 +472,10 @@ final class Runner {
                 if (timing) {
                     counterRuns++;                      // retaken runs too: the counters saw them
                 }
+                boolean placed = placement != null && timing;
+                if (placed) {
+                    placement.place();                  // every thread on the CPU that probed fastest
+                }
                 double probeBefore = guard == null || !timing ? 0 : guard.sampleAround();
                 long jit0 = Warmup.jitMillis();
                 long alloc0 = allocatedBytes();
@@ -572,6 +484,9 @@ final class Runner {
                 try {
                     r = inst.run(in);
                 } catch (RuntimeException | Error e) {
+                    if (placed) {
+                        placement.release();
+                    }
                     error = e.getClass().getSimpleName() + ": " + e.getMessage();
                     progress.step();
                     steps++;
@@ -583,6 +498,9 @@ final class Runner {
                 long jit1 = Warmup.jitMillis();
                 long runJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
                 double probeAfter = guard == null || !timing ? 0 : guard.sample();
+                if (placed) {
+                    placement.release();
+                }
                 if (timing && warmup.restartsTiming(t1 - t0, runJitMs, restarts, warmNs)) {
                     // The JIT compiled during this timed run: it and the timed runs before it
                     // count as warm-up, and timing starts again (Warmup.restartsTiming).
@@ -632,6 +550,9 @@ final class Runner {
                 perRun.put("cpu_probe_fastest_ms", guard.fastestMs());
                 perRun.put("cpu_probe_ms", guard.countedMedianMs());
             }
+            if (placement != null) {
+                perRun.put("cpu_probe_ratio", placement.medianProbeRatio());
+            }
         }
         if (error != null) {
             for (int i = steps; i < warmup.min() + runs; i++) {
@@ -652,8 +573,9 @@ final class Runner {
         double median = Measurement.medianOfSorted(sorted);
         Measurement m = new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), runs,
                 median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun, null, false, times, 1);
-        progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d median %s ms%s", b.name(), v.name(), p,
-                Report.ms(median), mismatch == null ? "" : "  MISMATCH: " + mismatch));
+        progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d median %s ms%s%s", b.name(), v.name(), p,
+                Report.ms(median), placement == null ? "" : "  [" + placement.summary() + "]",
+                mismatch == null ? "" : "  MISMATCH: " + mismatch));
         if (mismatch != null) {
             System.err.println("VERIFICATION FAILED: " + what + ": " + mismatch);
         }

@@ -1,17 +1,16 @@
 package dev.spindle.bench.runner;
 
 /**
- * In a measuring JVM confined to one CPU ({@link CpuChoice}): whether that CPU went into a slow
- * phase around a timed run, so that the run is taken again.
+ * For a one-thread row whose timed runs are placed ({@link RunPlacement}): whether the CPU a run
+ * went to was in a slow phase around it, so that the run is taken again.
  *
- * <p>The CPU chosen at the launch was the faster one then; a phase may begin on it seconds later
- * (forty-sixth session: a Knapsack JVM launched on the CPU that probed 1.34 ms against 2.25 ran its
- * timed runs at 758 ms, its siblings at 489–492). So the timed thread runs {@link CpuChoice}'s probe
- * right before and right after each timed run — on the one CPU every thread of this JVM runs on —
- * and a run with either probe more than {@link #SLOW} times the fastest probe this JVM has seen is
- * thrown away and taken again, at most {@link #MAX_RETAKES} times per measurement; after that, runs
- * count whatever the probes say. The rule reads the CPU, never the run's own time, and is the same
- * for every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}.
+ * <p>The CPU chosen right before a run was the faster one then; both vCPUs may be slow at once, or
+ * a phase may begin during the run. So the timed thread runs {@link CpuChoice}'s probe right before
+ * and right after each timed run — on the one CPU every thread of this JVM runs on then — and a run
+ * with either probe more than {@link #SLOW} times the fastest probe this JVM has seen is thrown
+ * away and taken again, at most {@link #MAX_RETAKES} times per measurement; after that, runs count
+ * whatever the probes say. The rule reads the CPU, never the run's own time, and is the same for
+ * every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}.
  */
 final class SlowPhaseGuard {
     /** A probe this many times the fastest seen marks a slow phase (the phases measured 1.6×). */

@@ -37,7 +37,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress",
-                "--no-cpu-choice");   // the default, said: the futures test places one-thread JVMs
+                "--no-cpu-choice");   // every thread left to the kernel; the loops and futures tests place one-thread rows' runs
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -65,7 +65,7 @@ class BenchCommandTest {
         int code = run(err, "bench", "--suite", "futures", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "0", "--forks", "1", "--bench", "Fib,Knapsack,TreeSum-1K",
                 "--variant", "spindle,fjp-tuned,fjp-nocutoff,cf", "--out", out.toString(), "--no-progress",
-                "--cpu-choice");
+                "--cpu-choice");          // the default, said
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 3 programs x (seq + 4 variants x 2 worker counts)
@@ -78,8 +78,8 @@ class BenchCommandTest {
         }
         assertTrue(Files.readString(out.resolve("results.md")).contains("B/future"));
         if (CpuChoice.available()) {
-            // one-thread rows (seq, and the one-worker row of each of the four variants) each in a
-            // JVM launched on the CPU the probe chose; the two-worker rows left to the kernel
+            // one-thread rows (seq, and the one-worker row of each of the four variants): each timed
+            // run on the CPU the probe chose right before it; the two-worker rows left to the kernel
             assertEquals(3 * 5, count(json, "\"cpu_probe_ratio\":"), "one-thread rows carry their CPU probe");
             assertEquals(3 * 5, count(json, "\"cpu_slow_retakes\":"), "and how many runs their JVM took again");
             assertTrue(err.toString().contains("P=1  median") && err.toString().contains("[CPU "),
@@ -95,7 +95,10 @@ class BenchCommandTest {
                 "--no-progress");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
-        assertEquals(0, count(json, "\"cpu_probe_ratio\":"), "by default every JVM is left to the kernel");
+        if (CpuChoice.available()) {
+            assertEquals(count(json, "\"workers\": 1,"), count(json, "\"cpu_probe_ratio\":"),
+                    "by default every one-thread row's timed runs are placed, and no other row's");
+        }
         // 3 programs x (seq + 8 variants x 2 worker counts)
         assertEquals(51, count(json, "\"suite\": \"loops\""));
         assertEquals(51, count(json, "\"verified\": true"));
@@ -166,6 +169,8 @@ class BenchCommandTest {
                 "--rotate-benchmarks", "--forks", "1");
         assertRejected("--rotate-benchmarks needs forked JVMs and --forks 2 or more, was --no-fork", "--suite", "fj",
                 "--rotate-benchmarks", "--no-fork");
+        assertRejected("would undo --set spindle.bench.pin=true", "--suite", "fj", "--cpu-choice",
+                "--set", "spindle.bench.pin=true");
     }
 
     /** Runs {@code bench} with {@code options}; requires exit code 2 and {@code message} on standard error. */
