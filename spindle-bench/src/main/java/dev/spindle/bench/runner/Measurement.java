@@ -63,20 +63,6 @@ public record Measurement(String suite, String benchmark, String description, St
     }
 
     /**
-     * This measurement with one more counter (or one replaced).
-     *
-     * @param name  the counter
-     * @param value its value
-     * @return the same measurement with the counter set
-     */
-    Measurement withCounter(String name, double value) {
-        Map<String, Double> c = new java.util.LinkedHashMap<>(counters);
-        c.put(name, value);
-        return new Measurement(suite, benchmark, description, variant, workers, size, runs, medianMs, minMs, maxMs,
-                verified, mismatch, c, error, tolerated, timesMs, forks, forkMediansMs, forkBytesPerFuture, forkCeilings);
-    }
-
-    /**
      * Bytes allocated by all threads per future created, from a row's counters.
      *
      * @param counters a row's counters per run

@@ -100,11 +100,6 @@ final class RunPlacement {
         return s.toString();
     }
 
-    /** @return the CPUs every thread may use between runs */
-    int[] cpus() {
-        return all.clone();
-    }
-
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "RunPlacement%s(%s)", Arrays.toString(all), summary());
