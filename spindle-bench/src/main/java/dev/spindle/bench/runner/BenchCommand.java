@@ -96,6 +96,15 @@ public final class BenchCommand implements Callable<Integer> {
                     + "--no-cpu-choice leaves every thread to the kernel.")
     boolean cpuChoice;
 
+    @Option(names = "--calm-cpus", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Time each run of a row of two or more workers while every CPU probes calm: right before "
+                    + "the run, wait (at most 15 s per row and JVM) while a short probe finds a CPU more than 1.25x "
+                    + "slower than the fastest this JVM has seen, and take the run again when a CPU probed slow around it, "
+                    + "so that a host slowing one vCPU for a while does not measure its own ceiling instead of the "
+                    + "scheduler (default: ${DEFAULT-VALUE}; where affinity cannot be set, nothing waits). "
+                    + "--no-calm-cpus times runs whenever they come.")
+    boolean calmCpus;
+
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
@@ -168,13 +177,20 @@ public final class BenchCommand implements Callable<Integer> {
                 String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, warmupMillis, maxWarmup, runs, jdk, report.cores(),
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
         Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks)
-                .rotateBenchmarks(rotateBenchmarks).placeRuns(cpuChoice);
+                .rotateBenchmarks(rotateBenchmarks).placeRuns(cpuChoice).calmCpus(calmCpus);
         if (cpuChoice && !runner.placesRuns()) {
             System.out.println("spindle bench: --cpu-choice: no CPU to choose ("
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
                     : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); every thread left to the kernel");
         } else if (runner.placesRuns()) {
             System.out.println("spindle bench: each timed run of a one-thread row (seq, one worker) on the CPU a probe finds fastest right before it (--cpu-choice)");
+        }
+        if (runner.waitsForCalmCpus()) {
+            System.out.println("spindle bench: each timed run of a row of two or more workers while every CPU probes calm (--calm-cpus)");
+        } else if (calmCpus) {
+            System.out.println("spindle bench: --calm-cpus: no CPU to probe ("
+                    + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
+                    : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); runs timed whenever they come");
         }
         for (Suite s : resolved) {
             runner.run(s);

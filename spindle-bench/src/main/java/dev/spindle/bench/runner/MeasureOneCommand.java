@@ -39,6 +39,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
     @Option(names = "--reference", required = true) Path reference;
     @Option(names = "--result", required = true) Path result;
     @Option(names = "--place-runs") boolean placeRuns;
+    @Option(names = "--calm-cpus") boolean calmCpus;
 
     /**
      * Entry point of a measuring child JVM.
@@ -67,7 +68,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
     private <I, R> List<Measurement> measure(Suite s, Benchmark<I, R> b, Object ref) {
         Size sz = Size.parse(size);
         Runner runner = new Runner(sz, workers, runs, new Warmup(warmup, warmupNanos, maxWarmup), Progress.child(System.out), null, false)
-                .placeRuns(placeRuns);
+                .placeRuns(placeRuns).calmCpus(calmCpus);
         Variant<I, R> v = b.variant(variant);
         I input = b.prepare(sz);
         return Runner.withForkCeilings(runner.measureVariant(s, b, v, input, new Object[]{ref}), sz);

@@ -53,6 +53,11 @@ final class Runner {
      * ({@link SlowPhaseGuard}); makes such a row's guard, or null for none.
      */
     private java.util.function.Supplier<SlowPhaseGuard> slowPhaseGuards;
+    /**
+     * Rows of two or more workers time their runs while every CPU probes calm
+     * ({@link CalmCpusGuard}); makes such a row's guard, or null for none.
+     */
+    private java.util.function.Supplier<CalmCpusGuard> calmCpusGuards;
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -129,6 +134,35 @@ final class Runner {
     Runner guardSlowPhases(java.util.function.Supplier<SlowPhaseGuard> guards) {
         this.slowPhaseGuards = guards;
         return this;
+    }
+
+    /**
+     * Times each run of a row of two or more workers while every CPU probes calm, and takes a run
+     * again when a CPU probed slow around it ({@link CalmCpusGuard}). With forking, the measuring
+     * JVMs do it. Only where {@link CpuChoice#available()}; otherwise nothing changes.
+     *
+     * @param calm true to wait for calm CPUs
+     * @return this runner
+     */
+    Runner calmCpus(boolean calm) {
+        return guardCalmCpus(calm && CpuChoice.available() ? CalmCpusGuard::new : null);
+    }
+
+    /**
+     * Waits for calm CPUs around the timed runs of rows of two or more workers, with the guard each
+     * such row gets from {@code guards} (a test's scripted probe).
+     *
+     * @param guards makes a row's guard, or null for none
+     * @return this runner
+     */
+    Runner guardCalmCpus(java.util.function.Supplier<CalmCpusGuard> guards) {
+        this.calmCpusGuards = guards;
+        return this;
+    }
+
+    /** @return whether rows of two or more workers wait for calm CPUs ({@link #calmCpus}) */
+    boolean waitsForCalmCpus() {
+        return calmCpusGuards != null;
     }
 
     /** @return whether one-thread rows' timed runs are placed ({@link #placeRuns}) */
@@ -347,6 +381,9 @@ final class Runner {
             if (placeRuns) {
                 cmd.add("--place-runs");
             }
+            if (calmCpusGuards != null) {
+                cmd.add("--calm-cpus");
+            }
             Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             boolean[] killed = {false};
             java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
@@ -453,6 +490,7 @@ final class Runner {
         int counterRuns = 0;
         SlowPhaseGuard guard = slowPhaseGuards != null && p == 1 ? slowPhaseGuards.get() : null;
         RunPlacement placement = placeRuns && p == 1 ? RunPlacement.ofCallingThread() : null;
+        CalmCpusGuard calm = calmCpusGuards != null && p > 1 && v.usesWorkers() ? calmCpusGuards.get() : null;
         try (Variant.Instance<I, R> inst = placement == null ? v.open(p) : RunPlacement.openWithoutParkBinding(() -> v.open(p))) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
@@ -477,6 +515,7 @@ final class Runner {
                     placement.place();                  // every thread on the CPU that probed fastest
                 }
                 double probeBefore = guard == null || !timing ? 0 : guard.sampleAround();
+                double calmBefore = calm == null || !timing ? 0 : calm.awaitCalm();
                 long jit0 = Warmup.jitMillis();
                 long alloc0 = allocatedBytes();
                 long t0 = System.nanoTime();
@@ -498,6 +537,7 @@ final class Runner {
                 long jit1 = Warmup.jitMillis();
                 long runJitMs = jit0 < 0 || jit1 < 0 ? -1 : jit1 - jit0;
                 double probeAfter = guard == null || !timing ? 0 : guard.sample();
+                double calmAfter = calm == null || !timing ? 0 : calm.sample();
                 if (placed) {
                     placement.release();
                 }
@@ -515,6 +555,9 @@ final class Runner {
                     timedAlloc = 0;
                 } else if (timing && guard != null && guard.retake(probeBefore, probeAfter)) {
                     // The CPU this JVM runs on probed slow around the run: taken again (SlowPhaseGuard).
+                    warmNs += t1 - t0;
+                } else if (timing && calm != null && calm.retake(calmBefore, calmAfter)) {
+                    // A CPU probed slow around the run: taken again (CalmCpusGuard).
                     warmNs += t1 - t0;
                 } else if (timing) {
                     times[timedDone++] = (t1 - t0) / 1e6;
@@ -553,6 +596,12 @@ final class Runner {
             if (placement != null) {
                 perRun.put("cpu_probe_ratio", placement.medianProbeRatio());
             }
+            if (calm != null) {
+                perRun.put("cpu_slow_retakes", (double) calm.retakes());
+                perRun.put("cpu_calm_wait_ms", (double) calm.waitedMs());
+                perRun.put("cpu_probe_fastest_ms", calm.fastestMs());
+                perRun.put("cpu_probe_ratio", calm.countedMedianRatio());
+            }
         }
         if (error != null) {
             for (int i = steps; i < warmup.min() + runs; i++) {
@@ -574,7 +623,9 @@ final class Runner {
         Measurement m = new Measurement(suite.name(), b.name(), b.describe(size), v.name(), p, size.label(), runs,
                 median, sorted[0], sorted[sorted.length - 1], mismatch == null, mismatch, perRun, null, false, times, 1);
         progress.finished(String.format(java.util.Locale.ROOT, "%-10s %-8s P=%-2d median %s ms%s%s", b.name(), v.name(), p,
-                Report.ms(median), placement == null ? "" : "  [" + placement.summary() + "]",
+                Report.ms(median), (placement == null ? "" : "  [" + placement.summary() + "]")
+                        + (calm == null ? "" : String.format(java.util.Locale.ROOT, "  [calm CPUs: waited %.1f s, %d run(s) taken again]",
+                        calm.waitedMs() / 1000.0, calm.retakes())),
                 mismatch == null ? "" : "  MISMATCH: " + mismatch));
         if (mismatch != null) {
             System.err.println("VERIFICATION FAILED: " + what + ": " + mismatch);

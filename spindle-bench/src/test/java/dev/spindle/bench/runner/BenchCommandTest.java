@@ -37,7 +37,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "fj", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "100", "--forks", "2", "--out", out.toString(), "--no-progress",
-                "--no-cpu-choice");   // every thread left to the kernel; the loops and futures tests place one-thread rows' runs
+                "--no-cpu-choice", "--no-calm-cpus");   // every thread left to the kernel; the loops and futures tests place one-thread rows' runs
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         for (String bench : new String[]{"Fib", "Integrate", "Sort", "MM", "LU", "Jacobi"}) {
@@ -65,7 +65,8 @@ class BenchCommandTest {
         int code = run(err, "bench", "--suite", "futures", "--size", "small", "--workers", "1,2", "--runs", "2",
                 "--warmup", "1", "--warmup-time", "0", "--forks", "1", "--bench", "Fib,Knapsack,TreeSum-1K",
                 "--variant", "spindle,fjp-tuned,fjp-nocutoff,cf", "--out", out.toString(), "--no-progress",
-                "--cpu-choice");          // the default, said
+                "--cpu-choice",           // the default, said
+                "--no-calm-cpus");        // (its own test below: a wait per two-worker row would add up here)
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 3 programs x (seq + 4 variants x 2 worker counts)
@@ -88,11 +89,30 @@ class BenchCommandTest {
     }
 
     @Test
+    void byDefaultATwoWorkerRowTimesItsRunsWhileEveryCpuProbesCalm(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = run(err, "bench", "--suite", "futures", "--size", "small", "--workers", "2", "--runs", "2",
+                "--warmup", "1", "--warmup-time", "0", "--forks", "1", "--bench", "Fib", "--variant", "spindle",
+                "--out", out.toString(), "--no-progress");
+        assertEquals(0, code, "runner failed:\n" + err);
+        String json = Files.readString(out.resolve("results.json"));
+        assertEquals(2, count(json, "\"verified\": true"), "seq and spindle at two workers");
+        if (CpuChoice.available()) {
+            assertEquals(1, count(json, "\"cpu_calm_wait_ms\":"), "the two-worker row says how long it waited");
+            assertEquals(2, count(json, "\"cpu_probe_ratio\":"), "seq's placed runs and the two-worker row's calm probes");
+            assertTrue(err.toString().contains("P=2  median") && err.toString().contains("[calm CPUs: waited "),
+                    "the two-worker row's line says what the guard did:\n" + err);
+        } else {
+            assertEquals(0, count(json, "\"cpu_calm_wait_ms\":"), "nothing to probe: nothing waits");
+        }
+    }
+
+    @Test
     void smallLoopsSuiteVerifiesEveryVariantAndReportsBytesPerLoop(@TempDir Path out) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "1,2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--forks", "1", "--bench", "Crypt,Jacobi,Skewed-random", "--out", out.toString(),
-                "--no-progress");
+                "--no-progress", "--no-calm-cpus");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         if (CpuChoice.available()) {
@@ -112,7 +132,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "loops", "--size", "small", "--workers", "2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--forks", "2", "--rotate-benchmarks", "--bench", "Stress-40,Stress-64",
-                "--variant", "spindle-auto", "--out", out.toString(), "--no-progress", "--no-cpu-choice");
+                "--variant", "spindle-auto", "--out", out.toString(), "--no-progress", "--no-cpu-choice", "--no-calm-cpus");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 2 programs x (seq + auto at 2 workers), each pooled over both forks
@@ -139,7 +159,7 @@ class BenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = run(err, "bench", "--suite", "directive", "--size", "small", "--workers", "1,2", "--runs", "1",
                 "--warmup", "0", "--warmup-time", "0", "--no-fork", "--bench", "Fib,Quicksort,TreeSum-1K", "--out", out.toString(),
-                "--no-progress");
+                "--no-progress", "--no-calm-cpus");
         assertEquals(0, code, "runner failed:\n" + err);
         String json = Files.readString(out.resolve("results.json"));
         // 3 programs x (seq + seq-base-case + 3 variants x 2 worker counts): all three have a base

@@ -1,0 +1,152 @@
+package dev.spindle.bench.runner;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
+
+/**
+ * For a row of two or more workers, with {@code --calm-cpus}: its timed runs are taken while every
+ * vCPU runs at its calm speed — the counterpart, for the rows that use every CPU, of what
+ * {@link RunPlacement} and {@link SlowPhaseGuard} do for one-thread rows.
+ *
+ * <h2>Why</h2>
+ * The host slows one vCPU at a time, call- and branch-heavy code by ~1.6×, for seconds to minutes
+ * ({@link CpuChoice}). A one-thread row's run goes to the faster vCPU; a two-worker row's run uses
+ * both, so in such a phase it runs on one full and one ~60% CPU, and Ts/T2 measures the host's
+ * ceiling (2 / 1.6 ≈ 1.25), not the scheduler. With one-thread rows placed and two-worker rows
+ * not, the ratio of the two is biased against speedup (PERFORMANCE.md, "The forty-ninth session").
+ *
+ * <h2>How</h2>
+ * Right before each timed run, {@link CpuChoice#probe()} times every CPU; while the slowest CPU's
+ * probe is more than {@link SlowPhaseGuard#SLOW} times the fastest probe this JVM has seen on any
+ * CPU, the runner waits ({@link #STEP_MS} at a time, at most {@link #WAIT_BUDGET_MS} per
+ * measurement) and probes again. Right after the run it probes again, and a run with either probe
+ * slow is taken again, at most {@link SlowPhaseGuard#MAX_RETAKES} times per measurement. Once the
+ * budget or the retakes are spent, runs count whatever the probes say. The rule reads the CPUs,
+ * never the run's own time, and is the same for every variant; the row reports the time waited
+ * ({@code cpu_calm_wait_ms}), the runs taken again ({@code cpu_slow_retakes}) and the median of
+ * slowest / fastest-seen over the probes around the runs that counted ({@code cpu_probe_ratio}).
+ * Both CPUs slow at once for a JVM's whole life cannot be told from calm: the fastest seen is then
+ * the slow speed.
+ */
+final class CalmCpusGuard {
+    /** Probes taken before the first timed run, so that the fastest seen is the calm speed. */
+    static final int BASELINE = 3;
+    /** How long the runner sleeps between probes while a CPU is slow. */
+    static final long STEP_MS = 100;
+    /** Most time waited per measurement, summed over its runs. */
+    static final long WAIT_BUDGET_MS = 15_000;
+
+    /** One probe of every CPU: each CPU's time, in milliseconds. */
+    private final Supplier<double[]> probe;
+    private final LongConsumer sleep;
+    private double fastestMs = Double.MAX_VALUE;
+    private long waitedMs;
+    private int retakes;
+    private final List<Double> countedRatios = new ArrayList<>();
+
+    /** A guard probing with {@link CpuChoice#probe()} and sleeping with {@link Thread#sleep}. */
+    CalmCpusGuard() {
+        this(() -> CpuChoice.probe().probeMs(), CalmCpusGuard::sleepMs);
+    }
+
+    /**
+     * @param probe one probe of every CPU, milliseconds per CPU
+     * @param sleep sleeps the given milliseconds
+     */
+    CalmCpusGuard(Supplier<double[]> probe, LongConsumer sleep) {
+        this.probe = probe;
+        this.sleep = sleep;
+    }
+
+    /**
+     * Before a timed run: probes (the first time, {@link #BASELINE} probes first) and waits while a
+     * CPU is slow, within the budget.
+     *
+     * @return the slowest CPU's time in the last probe, in milliseconds
+     */
+    double awaitCalm() {
+        if (fastestMs == Double.MAX_VALUE) {
+            for (int i = 0; i < BASELINE; i++) {
+                sample();
+            }
+        }
+        double slowest = sample();
+        while (slowest > SlowPhaseGuard.SLOW * fastestMs && waitedMs + STEP_MS <= WAIT_BUDGET_MS) {
+            sleep.accept(STEP_MS);
+            waitedMs += STEP_MS;
+            slowest = sample();
+        }
+        return slowest;
+    }
+
+    /**
+     * Probes every CPU once.
+     *
+     * @return the slowest CPU's time, in milliseconds
+     */
+    double sample() {
+        double[] ms = probe.get();
+        if (ms.length == 0) {
+            throw new IllegalStateException("the CPU probe timed no CPU");
+        }
+        fastestMs = Math.min(fastestMs, Arrays.stream(ms).min().getAsDouble());
+        return Arrays.stream(ms).max().getAsDouble();
+    }
+
+    /**
+     * Whether a timed run between probes whose slowest CPUs took {@code beforeMs} and
+     * {@code afterMs} is taken again; if so, it is counted against the retakes.
+     *
+     * @param beforeMs the slowest CPU right before the run ({@link #awaitCalm})
+     * @param afterMs  the slowest CPU right after it ({@link #sample})
+     * @return true to throw the run away and take it again
+     */
+    boolean retake(double beforeMs, double afterMs) {
+        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * fastestMs;
+        if (slow && retakes < SlowPhaseGuard.MAX_RETAKES) {
+            retakes++;
+            return true;
+        }
+        countedRatios.add(beforeMs / fastestMs);
+        countedRatios.add(afterMs / fastestMs);
+        return false;
+    }
+
+    /** @return runs taken again so far */
+    int retakes() {
+        return retakes;
+    }
+
+    /** @return milliseconds waited so far for calm CPUs */
+    long waitedMs() {
+        return waitedMs;
+    }
+
+    /** @return the fastest probe of any CPU this JVM has seen, in milliseconds */
+    double fastestMs() {
+        return fastestMs;
+    }
+
+    /**
+     * @return the median, over the probes around the runs that counted, of the slowest CPU's time
+     *         over the fastest seen (as of that run); NaN if none
+     */
+    double countedMedianRatio() {
+        if (countedRatios.isEmpty()) {
+            return Double.NaN;
+        }
+        return Measurement.medianOfSorted(countedRatios.stream().mapToDouble(Double::doubleValue).sorted().toArray());
+    }
+
+    private static void sleepMs(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for calm CPUs", e);
+        }
+    }
+}
