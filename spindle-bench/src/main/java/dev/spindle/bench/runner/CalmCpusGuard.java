@@ -19,9 +19,13 @@ import java.util.function.Supplier;
  * not, the ratio of the two is biased against speedup (PERFORMANCE.md, "The forty-ninth session").
  *
  * <h2>How</h2>
- * Right before each timed run, {@link CpuChoice#probe()} times every CPU; while the slowest CPU's
- * probe is more than {@link SlowPhaseGuard#SLOW} times the fastest probe this JVM has seen on any
- * CPU, the runner waits ({@link #STEP_MS} at a time, at most {@link #WAIT_BUDGET_MS} per
+ * First {@link #BASELINE} times {@link CpuChoice#probe()}, each CPU alone: the fastest of those is
+ * the calm speed. Right before each timed run, {@link CpuChoice#probeTogether()} times every CPU
+ * while all of them compute at once — two vCPUs that are each fast alone can slow each other when
+ * both are busy, as a timed run at two workers keeps them (the forty-ninth session's first run
+ * with this guard probed each CPU alone only, and timed Knapsack and TreeSum-1K rows at machine
+ * ceilings 1.12–1.21 without waiting). While the slowest CPU's probe is more than
+ * {@link SlowPhaseGuard#SLOW} times the fastest probe this JVM has seen, the runner waits ({@link #STEP_MS} at a time, at most {@link #WAIT_BUDGET_MS} per
  * measurement) and probes again. Right after the run it probes again, and a run with either probe
  * slow is taken again, at most {@link SlowPhaseGuard#MAX_RETAKES} times per measurement. Once the
  * budget or the retakes are spent, runs count whatever the probes say. The rule reads the CPUs,
@@ -39,7 +43,9 @@ final class CalmCpusGuard {
     /** Most time waited per measurement, summed over its runs. */
     static final long WAIT_BUDGET_MS = 15_000;
 
-    /** One probe of every CPU: each CPU's time, in milliseconds. */
+    /** Every CPU probed alone: each CPU's time, in milliseconds (the calm speed's baseline). */
+    private final Supplier<double[]> alone;
+    /** Every CPU probed at once: each CPU's time, in milliseconds. */
     private final Supplier<double[]> probe;
     private final LongConsumer sleep;
     private double fastestMs = Double.MAX_VALUE;
@@ -47,30 +53,35 @@ final class CalmCpusGuard {
     private int retakes;
     private final List<Double> countedRatios = new ArrayList<>();
 
-    /** A guard probing with {@link CpuChoice#probe()} and sleeping with {@link Thread#sleep}. */
+    /**
+     * A guard probing with {@link CpuChoice#probe()} and {@link CpuChoice#probeTogether()}, and
+     * sleeping with {@link Thread#sleep}.
+     */
     CalmCpusGuard() {
-        this(() -> CpuChoice.probe().probeMs(), CalmCpusGuard::sleepMs);
+        this(() -> CpuChoice.probe().probeMs(), CpuChoice::probeTogether, CalmCpusGuard::sleepMs);
     }
 
     /**
-     * @param probe one probe of every CPU, milliseconds per CPU
-     * @param sleep sleeps the given milliseconds
+     * @param alone    every CPU probed alone, milliseconds per CPU
+     * @param together every CPU probed at once, milliseconds per CPU
+     * @param sleep    sleeps the given milliseconds
      */
-    CalmCpusGuard(Supplier<double[]> probe, LongConsumer sleep) {
-        this.probe = probe;
+    CalmCpusGuard(Supplier<double[]> alone, Supplier<double[]> together, LongConsumer sleep) {
+        this.alone = alone;
+        this.probe = together;
         this.sleep = sleep;
     }
 
     /**
-     * Before a timed run: probes (the first time, {@link #BASELINE} probes first) and waits while a
-     * CPU is slow, within the budget.
+     * Before a timed run: probes every CPU at once (the first time after {@link #BASELINE} probes
+     * of each CPU alone) and waits while a CPU is slow, within the budget.
      *
      * @return the slowest CPU's time in the last probe, in milliseconds
      */
     double awaitCalm() {
         if (fastestMs == Double.MAX_VALUE) {
             for (int i = 0; i < BASELINE; i++) {
-                sample();
+                observe(alone.get());
             }
         }
         double slowest = sample();
@@ -83,12 +94,16 @@ final class CalmCpusGuard {
     }
 
     /**
-     * Probes every CPU once.
+     * Probes every CPU once, all at once.
      *
      * @return the slowest CPU's time, in milliseconds
      */
     double sample() {
-        double[] ms = probe.get();
+        return observe(probe.get());
+    }
+
+    /** Records a probe of every CPU: the fastest seen is the calm speed; returns the slowest. */
+    private double observe(double[] ms) {
         if (ms.length == 0) {
             throw new IllegalStateException("the CPU probe timed no CPU");
         }

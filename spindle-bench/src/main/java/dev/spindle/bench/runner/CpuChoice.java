@@ -115,6 +115,74 @@ final class CpuChoice {
     }
 
     /**
+     * Probes every CPU the calling thread may use <em>at once</em>: one thread pinned to each CPU
+     * runs the probe's kernel, all released together, {@link #ROUNDS} times; each CPU's median.
+     * Where {@link #probe()} finds each vCPU fast alone, this finds what it does not: two vCPUs
+     * that slow each other down while both compute (a host whose two vCPUs share one physical
+     * core's hardware threads for a while — the machine ceiling at two threads then reads
+     * 1.1–1.2, PERFORMANCE.md, "The forty-ninth session"). Used by {@link CalmCpusGuard}.
+     *
+     * @return each allowed CPU's median time (ms), in CPU order
+     * @throws IllegalStateException if not {@link #available()}, or a probe thread failed or hung
+     */
+    static double[] probeTogether() {
+        if (!available()) {
+            throw new IllegalStateException("no CPUs to probe together: " + (CpuAffinity.isSupported()
+                    ? "this thread may run on " + CpuAffinity.ofCurrentThread() + " only"
+                    : CpuAffinity.unsupportedReason()));
+        }
+        int[] cpus = CpuAffinity.ofCurrentThread().stream().toArray();
+        double[][] samples = new double[cpus.length][ROUNDS];
+        Throwable[] failed = new Throwable[1];
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(cpus.length);
+        Thread[] threads = new Thread[cpus.length];
+        for (int i = 0; i < cpus.length; i++) {
+            int k = i;
+            threads[i] = new Thread(() -> {
+                try {
+                    CpuAffinity.setCurrentThread(cpuSet(cpus[k]));
+                    kernel(DEPTH - 4);                           // compiled before it is timed
+                    for (int round = 0; round < ROUNDS; round++) {
+                        start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        samples[k][round] = sampleMs();
+                    }
+                } catch (Throwable e) {
+                    synchronized (failed) {
+                        if (failed[0] == null) {
+                            failed[0] = e;                       // the first: a broken barrier follows it
+                        }
+                    }
+                    start.reset();                               // the others' await fails instead of hanging
+                }
+            }, "spindle-bench-probe-cpu" + cpus[i]);
+            threads[i].setDaemon(true);
+            threads[i].start();
+        }
+        for (int i = 0; i < cpus.length; i++) {
+            try {
+                threads[i].join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the CPUs were probed together", e);
+            }
+            if (threads[i].isAlive()) {
+                throw new IllegalStateException("the probe thread of CPU " + cpus[i] + " did not finish within 30 s");
+            }
+        }
+        synchronized (failed) {
+            if (failed[0] != null) {
+                throw new IllegalStateException("probing the CPUs together failed: " + failed[0], failed[0]);
+            }
+        }
+        double[] medians = new double[cpus.length];
+        for (int i = 0; i < cpus.length; i++) {
+            Arrays.sort(samples[i]);
+            medians[i] = Measurement.medianOfSorted(samples[i]);
+        }
+        return medians;
+    }
+
+    /**
      * One probe sample on the calling thread, wherever it runs ({@link SlowPhaseGuard}).
      *
      * @return its time in milliseconds

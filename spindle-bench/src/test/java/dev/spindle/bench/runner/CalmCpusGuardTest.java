@@ -32,9 +32,8 @@ class CalmCpusGuardTest {
     void waitsWhileACpuIsSlowAgainstTheFastestSeenOnAnyCpu() {
         List<Long> slept = new ArrayList<>();
         double[] calm = {1.0, 1.1};
-        CalmCpusGuard g = new CalmCpusGuard(scripted(calm,
-                calm, calm, calm,                          // baseline: the calm speed is 1.0 ms
-                new double[]{1.0, 1.6}, new double[]{1.0, 1.6}, new double[]{1.7, 1.0}), slept::add);
+        CalmCpusGuard g = new CalmCpusGuard(scripted(calm),    // baseline, each CPU alone: the calm speed is 1.0 ms
+                scripted(calm, new double[]{1.0, 1.6}, new double[]{1.0, 1.6}, new double[]{1.7, 1.0}), slept::add);
         assertEquals(1.1, g.awaitCalm(), "the slowest CPU of the probe it ran on");
         assertEquals(List.of(100L, 100L, 100L), slept, "three slow probes, three waits");
         assertEquals(300, g.waitedMs());
@@ -44,7 +43,8 @@ class CalmCpusGuardTest {
     @Test
     void theWaitIsBoundedAndThenTheRunGoesAhead() {
         AtomicInteger sleeps = new AtomicInteger();
-        CalmCpusGuard g = new CalmCpusGuard(scripted(new double[]{1.0, 1.6}, new double[]{1.0, 1.0}), ms -> sleeps.incrementAndGet());
+        CalmCpusGuard g = new CalmCpusGuard(scripted(new double[]{1.0, 1.0}), scripted(new double[]{1.0, 1.6}),
+                ms -> sleeps.incrementAndGet());
         assertEquals(1.6, g.awaitCalm(), "still slow when the budget is spent");
         assertEquals(CalmCpusGuard.WAIT_BUDGET_MS, g.waitedMs());
         assertEquals(CalmCpusGuard.WAIT_BUDGET_MS / CalmCpusGuard.STEP_MS, sleeps.get());
@@ -54,7 +54,7 @@ class CalmCpusGuardTest {
 
     @Test
     void aRunWithASlowCpuAroundItIsTakenAgainAtMostMaxRetakesTimes() {
-        CalmCpusGuard g = new CalmCpusGuard(scripted(new double[]{1.0, 1.0}), ms -> { });
+        CalmCpusGuard g = new CalmCpusGuard(scripted(new double[]{1.0, 1.0}), scripted(new double[]{1.0, 1.0}), ms -> { });
         g.awaitCalm();
         assertFalse(g.retake(1.2, 1.25), "within 1.25x of 1.0 ms");
         assertTrue(g.retake(1.0, 1.3), "slow after the run");
@@ -68,19 +68,34 @@ class CalmCpusGuardTest {
 
     @Test
     void aProbeThatTimedNoCpuIsAnError() {
-        CalmCpusGuard g = new CalmCpusGuard(() -> new double[0], ms -> { });
+        CalmCpusGuard g = new CalmCpusGuard(() -> new double[0], () -> new double[0], ms -> { });
         IllegalStateException e = assertThrows(IllegalStateException.class, g::sample);
         assertTrue(e.getMessage().contains("no CPU"), e.getMessage());
     }
 
     @Test
-    void aRealProbeTimesEveryAllowedCpu() {
+    void twoVcpusFastAloneButSlowTogetherAreNotCalm() {
+        List<Long> slept = new ArrayList<>();
+        CalmCpusGuard g = new CalmCpusGuard(scripted(new double[]{1.0, 1.0}),
+                scripted(new double[]{1.0, 1.0}, new double[]{1.5, 1.6}), slept::add);
+        assertEquals(1.0, g.awaitCalm(), "waited while the CPUs, probed together, ran 1.5x slower");
+        assertEquals(List.of(100L), slept);
+    }
+
+    @Test
+    void aRealProbeTimesEveryAllowedCpuAloneAndTogether() {
         if (!CpuChoice.available()) {
             return;                                        // no affinity here: the runner never makes one
         }
+        java.util.BitSet before = dev.spindle.topology.CpuAffinity.ofCurrentThread();
+        double[] together = CpuChoice.probeTogether();
+        assertEquals(before.cardinality(), together.length, "one time per allowed CPU");
+        for (double ms : together) {
+            assertTrue(ms > 0 && ms < 5_000, "probe took " + ms + " ms");
+        }
+        assertEquals(before, dev.spindle.topology.CpuAffinity.ofCurrentThread(), "the calling thread's CPUs untouched");
         CalmCpusGuard g = new CalmCpusGuard();
         double slowest = g.sample();
-        assertTrue(slowest > 0 && slowest < 5_000, "probe took " + slowest + " ms");
         assertTrue(g.fastestMs() <= slowest, "fastest " + g.fastestMs() + " above slowest " + slowest);
     }
 
@@ -128,13 +143,14 @@ class CalmCpusGuardTest {
         Suite suite = new Suite("calm", "test", List.of(b));
         double[] c = {1.0, 1.0};
         double[] slow = {1.0, 1.5};
-        // (the first c is what the probe answers once the script ends) 3 baseline probes; run 1: before calm, after slow (retaken); run 1 again: one slow probe
-        // before (a 100-ms wait), then calm; runs 2 and 3 calm.
+        // 3 baseline probes alone; run 1: before calm, after slow (retaken); run 1 again: one slow
+        // probe before (a 100-ms wait), then calm; runs 2 and 3 calm. (A scripted probe's first
+        // argument is what it answers once its script ends.)
         List<Long> slept = new ArrayList<>();
         int runs = 3;
         Runner runner = new Runner(Size.SMALL, new int[]{2}, runs, new Warmup(1, 0L, 1),
                 Progress.child(new PrintStream(OutputStream.nullOutputStream())), null, false)
-                .guardCalmCpus(() -> new CalmCpusGuard(scripted(c, c, c, c, c, slow, slow, c), slept::add));
+                .guardCalmCpus(() -> new CalmCpusGuard(scripted(c), scripted(c, c, slow, slow, c), slept::add));
         Measurement m = runner.measure(suite, b, b.variant("pool"), 2, 7, new Object[1]);
 
         assertNull(m.error(), "the row ran");
