@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * Which vCPU a one-thread row's timed run goes to: the one a short probe finds fastest right before
- * the run ({@link RunPlacement}, {@code --cpu-choice}), and the probe that {@link SlowPhaseGuard}
- * runs around it.
+ * the run ({@link RunPlacement}, {@code --cpu-choice}), the probe that {@link SlowPhaseGuard}
+ * runs around it, and the probes of every CPU alone and at once that {@link CalmCpusGuard} runs
+ * around a many-worker row's runs ({@code --calm-cpus}).
  *
  * <h2>Why</h2>
  * A 2-vCPU guest can find one vCPU slower than the other for seconds to minutes — call- and
