@@ -490,7 +490,9 @@ final class Runner {
         int counterRuns = 0;
         SlowPhaseGuard guard = slowPhaseGuards != null && p == 1 ? slowPhaseGuards.get() : null;
         RunPlacement placement = placeRuns && p == 1 ? RunPlacement.ofCallingThread() : null;
-        CalmCpusGuard calm = calmCpusGuards != null && p > 1 && v.usesWorkers() ? calmCpusGuards.get() : null;
+        // every timed row that computes on several CPUs, a pool's or a pool-less baseline's on every
+        // core; not a single-run baseline (a thread per task: one run of seconds, retakes too dear)
+        CalmCpusGuard calm = calmCpusGuards != null && p > 1 && !v.singleRun() ? calmCpusGuards.get() : null;
         try (Variant.Instance<I, R> inst = placement == null ? v.open(p) : RunPlacement.openWithoutParkBinding(() -> v.open(p))) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
