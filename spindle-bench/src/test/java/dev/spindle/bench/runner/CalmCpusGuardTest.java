@@ -1,16 +1,13 @@
 package dev.spindle.bench.runner;
 
-import dev.spindle.bench.suite.Benchmark;
 import dev.spindle.bench.suite.Size;
 import dev.spindle.bench.suite.Suite;
-import dev.spindle.bench.suite.Variant;
 import org.junit.jupiter.api.Test;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,44 +99,7 @@ class CalmCpusGuardTest {
     /** A two-worker variant whose runs the runner takes again when the guard's probe says slow. */
     @Test
     void theRunnerRetakesATwoWorkerRowsRunsAndReportsTheWait() {
-        AtomicInteger made = new AtomicInteger();
-        Benchmark<Integer, Integer> b = new Benchmark<>() {
-            @Override
-            public String name() {
-                return "Calm";
-            }
-
-            @Override
-            public Integer prepare(Size size) {
-                return 7;
-            }
-
-            @Override
-            public List<Variant<Integer, Integer>> variants() {
-                return List.of(Variant.of("pool", true, false, workers -> new Variant.Instance<>() {
-                    @Override
-                    public Integer run(Integer in) {
-                        made.incrementAndGet();
-                        return in;
-                    }
-
-                    @Override
-                    public Map<String, Long> counters() {
-                        return Map.of();
-                    }
-                }));
-            }
-
-            @Override
-            public String mismatch(Integer expected, Integer actual) {
-                return expected.equals(actual) ? null : "expected " + expected + ", got " + actual;
-            }
-
-            @Override
-            public String describe(Size size) {
-                return "returns its input";
-            }
-        };
+        RecordedBenchmark b = new RecordedBenchmark();
         Suite suite = new Suite("calm", "test", List.of(b));
         double[] c = {1.0, 1.0};
         double[] slow = {1.0, 1.5};
@@ -151,11 +111,11 @@ class CalmCpusGuardTest {
         Runner runner = new Runner(Size.SMALL, new int[]{2}, runs, new Warmup(1, 0L, 1),
                 Progress.child(new PrintStream(OutputStream.nullOutputStream())), null, false)
                 .guardCalmCpus(() -> new CalmCpusGuard(scripted(c), scripted(c, c, slow, slow, c), slept::add));
-        Measurement m = runner.measure(suite, b, b.variant("pool"), 2, 7, new Object[1]);
+        Measurement m = runner.measure(suite, b, b.variant("a"), 2, 7, new Object[1]);
 
         assertNull(m.error(), "the row ran");
         assertEquals(runs, m.timesMs().length, "kept runs");
-        assertEquals(1 + runs + 1, made.get(), "one warm-up, three kept runs and one taken again: " + m.counters());
+        assertEquals(1 + runs + 1, b.order.size(), "one warm-up, three kept runs and one taken again: " + m.counters());
         assertEquals(1.0, m.counters().get("cpu_slow_retakes"));
         assertEquals(100.0, m.counters().get("cpu_calm_wait_ms"));
         assertEquals(List.of(100L), slept);
