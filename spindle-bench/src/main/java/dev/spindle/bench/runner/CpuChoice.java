@@ -84,11 +84,7 @@ final class CpuChoice {
      * @throws IllegalStateException if not {@link #available()}
      */
     static Choice probe() {
-        if (!available()) {
-            throw new IllegalStateException("no CPU to choose: " + (CpuAffinity.isSupported()
-                    ? "this thread may run on " + CpuAffinity.ofCurrentThread() + " only"
-                    : CpuAffinity.unsupportedReason()));
-        }
+        requireAvailable("no CPU to choose");
         BitSet before = CpuAffinity.ofCurrentThread();
         int[] cpus = before.stream().toArray();
         double[][] samples = new double[cpus.length][ROUNDS];
@@ -103,11 +99,9 @@ final class CpuChoice {
         } finally {
             CpuAffinity.setCurrentThread(before);
         }
-        double[] medians = new double[cpus.length];
+        double[] medians = medians(samples);
         int best = 0;
-        for (int i = 0; i < cpus.length; i++) {
-            Arrays.sort(samples[i]);
-            medians[i] = Measurement.medianOfSorted(samples[i]);
+        for (int i = 1; i < cpus.length; i++) {
             if (medians[i] < medians[best]) {
                 best = i;
             }
@@ -127,11 +121,7 @@ final class CpuChoice {
      * @throws IllegalStateException if not {@link #available()}, or a probe thread failed or hung
      */
     static double[] probeTogether() {
-        if (!available()) {
-            throw new IllegalStateException("no CPUs to probe together: " + (CpuAffinity.isSupported()
-                    ? "this thread may run on " + CpuAffinity.ofCurrentThread() + " only"
-                    : CpuAffinity.unsupportedReason()));
-        }
+        requireAvailable("no CPUs to probe together");
         int[] cpus = CpuAffinity.ofCurrentThread().stream().toArray();
         double[][] samples = new double[cpus.length][ROUNDS];
         Throwable[] failed = new Throwable[1];
@@ -175,8 +165,22 @@ final class CpuChoice {
                 throw new IllegalStateException("probing the CPUs together failed: " + failed[0], failed[0]);
             }
         }
-        double[] medians = new double[cpus.length];
-        for (int i = 0; i < cpus.length; i++) {
+        return medians(samples);
+    }
+
+    /** @throws IllegalStateException starting with {@code what} if not {@link #available()} */
+    private static void requireAvailable(String what) {
+        if (!available()) {
+            throw new IllegalStateException(what + ": " + (CpuAffinity.isSupported()
+                    ? "this thread may run on " + CpuAffinity.ofCurrentThread() + " only"
+                    : CpuAffinity.unsupportedReason()));
+        }
+    }
+
+    /** Each CPU's median over its samples (sorts them in place). */
+    private static double[] medians(double[][] samples) {
+        double[] medians = new double[samples.length];
+        for (int i = 0; i < samples.length; i++) {
             Arrays.sort(samples[i]);
             medians[i] = Measurement.medianOfSorted(samples[i]);
         }
