@@ -105,6 +105,14 @@ public final class BenchCommand implements Callable<Integer> {
                     + "--no-calm-cpus times runs whenever they come.")
     boolean calmCpus;
 
+    @Option(names = "--remeasure-slow-forks", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "At the end of each suite, measure once more, in a fresh JVM, every fork in which the "
+                    + "--cpu-choice or --calm-cpus guard counted runs while a CPU probed slow (its retakes and wait "
+                    + "spent), and keep the new fork's row where it counted none (default: ${DEFAULT-VALUE}; "
+                    + "only with forking). Rows say how many forks were measured again (forks_remeasured) and "
+                    + "replaced (forks_replaced).")
+    boolean remeasureSlowForks;
+
     @Option(names = "--no-progress", description = "Print one line per measurement instead of a progress bar.")
     boolean noProgress;
 
@@ -177,7 +185,8 @@ public final class BenchCommand implements Callable<Integer> {
                 String.join(",", suites), sz.label(), Arrays.toString(ws), warmup, warmupMillis, maxWarmup, runs, jdk, report.cores(),
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
         Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks)
-                .rotateBenchmarks(rotateBenchmarks).placeRuns(cpuChoice).calmCpus(calmCpus);
+                .rotateBenchmarks(rotateBenchmarks).placeRuns(cpuChoice).calmCpus(calmCpus)
+                .remeasureSlowForks(remeasureSlowForks && fork);
         if (cpuChoice && !runner.placesRuns()) {
             System.out.println("spindle bench: --cpu-choice: no CPU to choose ("
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
@@ -191,6 +200,9 @@ public final class BenchCommand implements Callable<Integer> {
             System.out.println("spindle bench: --calm-cpus: no CPU to probe ("
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
                     : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); runs timed whenever they come");
+        }
+        if (remeasureSlowForks && fork && (runner.placesRuns() || runner.waitsForCalmCpus())) {
+            System.out.println("spindle bench: a fork whose guard counted runs while a CPU probed slow is measured again at the end of its suite (--remeasure-slow-forks)");
         }
         for (Suite s : resolved) {
             runner.run(s);

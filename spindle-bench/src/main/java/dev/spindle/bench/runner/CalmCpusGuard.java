@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  * {@link SlowPhaseGuard#SLOW} times the fastest probe this JVM has seen, the runner waits ({@link #STEP_MS} at a time, at most {@link #WAIT_BUDGET_MS} per
  * measurement) and probes again. Right after the run it probes again, and a run with either probe
  * slow is taken again, at most {@link SlowPhaseGuard#MAX_RETAKES} times per measurement. Once the
- * budget or the retakes are spent, runs count whatever the probes say. The rule reads the CPUs,
+ * budget or the retakes are spent, runs count whatever the probes say, and the row reports how many
+ * counted though slow ({@code cpu_slow_runs_counted}): the parent measures that fork again in a
+ * fresh JVM at the end of the suite, minutes later ({@link SlowForks}). The rule reads the CPUs,
  * never the run's own time, and is the same for every variant; the row reports the time waited
  * ({@code cpu_calm_wait_ms}), the runs taken again ({@code cpu_slow_retakes}) and the median of
  * slowest / fastest-seen over the probes around the runs that counted ({@code cpu_probe_ratio}).
@@ -51,6 +53,7 @@ final class CalmCpusGuard {
     private double fastestMs = Double.MAX_VALUE;
     private long waitedMs;
     private int retakes;
+    private int slowRunsCounted;
     private final List<Double> countedRatios = new ArrayList<>();
 
     /**
@@ -125,6 +128,9 @@ final class CalmCpusGuard {
             retakes++;
             return true;
         }
+        if (slow) {
+            slowRunsCounted++;
+        }
         countedRatios.add(beforeMs / fastestMs);
         countedRatios.add(afterMs / fastestMs);
         return false;
@@ -133,6 +139,15 @@ final class CalmCpusGuard {
     /** @return runs taken again so far */
     int retakes() {
         return retakes;
+    }
+
+    /**
+     * @return runs counted although a CPU probed slow around them, the retakes being spent: the
+     *         row's {@code cpu_slow_runs_counted}, which makes the parent measure the fork again
+     *         ({@link SlowForks})
+     */
+    int slowRunsCounted() {
+        return slowRunsCounted;
     }
 
     /** @return milliseconds waited so far for calm CPUs */

@@ -58,6 +58,23 @@ final class Runner {
      * ({@link CalmCpusGuard}); makes such a row's guard, or null for none.
      */
     private java.util.function.Supplier<CalmCpusGuard> calmCpusGuards;
+    /** Forks whose guards counted runs in a slow phase are measured again at the end of the suite ({@link SlowForks}). */
+    private boolean remeasureSlowForks;
+    /** Runs one fork; a fresh JVM but in tests ({@link #launchForksWith}). */
+    private ForkLauncher forkLauncher = this::runFork;
+
+    /** One fork: a benchmark × variant measured at every worker count in one JVM. */
+    interface ForkLauncher {
+        /**
+         * @param suite   the suite
+         * @param b       the benchmark
+         * @param v       the variant
+         * @param refFile the reference answer
+         * @return the fork's measurements, one per worker count (one failed measurement if it failed)
+         */
+        List<Measurement> launch(Suite suite, Benchmark<?, ?> b, Variant<?, ?> v, Path refFile)
+                throws IOException, InterruptedException;
+    }
 
     Runner(Size size, int[] workers, int runs, Warmup warmup, Progress progress, Report report, boolean fork) {
         this(size, workers, runs, warmup, progress, report, fork, 1);
@@ -160,6 +177,29 @@ final class Runner {
         return this;
     }
 
+    /**
+     * Measures again, at the end of the suite and once each, the forks in which a guard counted
+     * runs while a CPU probed slow, its retakes spent ({@link SlowForks}). Only with forking.
+     *
+     * @param again true to measure such forks again
+     * @return this runner
+     */
+    Runner remeasureSlowForks(boolean again) {
+        this.remeasureSlowForks = again;
+        return this;
+    }
+
+    /**
+     * Runs forks with {@code launcher} instead of fresh JVMs (a test's scripted forks).
+     *
+     * @param launcher runs one fork
+     * @return this runner
+     */
+    Runner launchForksWith(ForkLauncher launcher) {
+        this.forkLauncher = launcher;
+        return this;
+    }
+
     /** @return whether rows of two or more workers wait for calm CPUs ({@link #calmCpus}) */
     boolean waitsForCalmCpus() {
         return calmCpusGuards != null;
@@ -170,13 +210,56 @@ final class Runner {
         return placeRuns;
     }
 
+    /**
+     * Measures every benchmark of a suite. With forking: fork rounds (per benchmark, or round the
+     * whole suite with {@link #rotateBenchmarks}), then the forks that counted runs in a slow phase
+     * measured again ({@link SlowForks}, with {@link #remeasureSlowForks}), then the report.
+     */
     void run(Suite suite) throws IOException, InterruptedException {
-        if (rotateBenchmarks && fork && forks > 1) {
-            runRotated(suite);
+        if (!fork) {
+            for (Benchmark<?, ?> b : suite.benchmarks()) {
+                runUnforked(suite, b);
+            }
             return;
         }
-        for (Benchmark<?, ?> b : suite.benchmarks()) {
-            runBenchmark(suite, b);
+        List<BenchmarkForks<?, ?>> all = new ArrayList<>();
+        try {
+            if (rotateBenchmarks && forks > 1) {
+                for (Benchmark<?, ?> b : suite.benchmarks()) {
+                    all.add(prepareForks(b));
+                }
+                for (int f = 0; f < forks; f++) {
+                    for (BenchmarkForks<?, ?> r : all) {
+                        measureCeiling(suite, r.benchmark);
+                        runForkRound(suite, r, f);
+                    }
+                }
+            } else {
+                // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by
+                // variant: on a shared host, a slow minute then slows one fork of every variant
+                // instead of every fork of one variant, and the ratios of one run stay comparable.
+                for (Benchmark<?, ?> b : suite.benchmarks()) {
+                    BenchmarkForks<?, ?> r = prepareForks(b);
+                    all.add(r);
+                    for (int f = 0; f < forks; f++) {
+                        measureCeiling(suite, b);
+                        runForkRound(suite, r, f);
+                    }
+                }
+            }
+            if (remeasureSlowForks) {
+                for (BenchmarkForks<?, ?> r : all) {
+                    measureAgain(suite, r);
+                }
+            }
+            for (BenchmarkForks<?, ?> r : all) {
+                measureCeiling(suite, r.benchmark);
+                reportForks(r);
+            }
+        } finally {
+            for (BenchmarkForks<?, ?> r : all) {
+                Files.deleteIfExists(r.refFile);
+            }
         }
     }
 
@@ -186,6 +269,8 @@ final class Runner {
         final List<Variant<I, R>> variants;
         final Path refFile;
         final List<List<List<Measurement>>> forksOf = new ArrayList<>();
+        /** Per variant, per row index: forks measured again, and rows replaced ({@link SlowForks}). */
+        final List<Map<Integer, int[]>> againOf = new ArrayList<>();
 
         BenchmarkForks(Benchmark<I, R> benchmark, Path refFile) {
             this.benchmark = benchmark;
@@ -193,31 +278,54 @@ final class Runner {
             this.refFile = refFile;
             for (int k = 0; k < variants.size(); k++) {
                 forksOf.add(new ArrayList<>());
+                againOf.add(new java.util.HashMap<>());
             }
         }
     }
 
-    private void runRotated(Suite suite) throws IOException, InterruptedException {
-        List<BenchmarkForks<?, ?>> all = new ArrayList<>();
-        try {
-            for (Benchmark<?, ?> b : suite.benchmarks()) {
-                all.add(prepareForks(b));
-            }
-            for (int f = 0; f < forks; f++) {
-                for (BenchmarkForks<?, ?> r : all) {
-                    measureCeiling(suite, r.benchmark);
-                    runForkRound(suite, r, f);
+    /**
+     * Measures again, once each, the forks of a benchmark in which a guard counted runs while a
+     * probe around them was slow, and keeps what {@link SlowForks#keep} keeps.
+     */
+    private <I, R> void measureAgain(Suite suite, BenchmarkForks<I, R> r) throws IOException, InterruptedException {
+        for (int k = 0; k < r.variants.size(); k++) {
+            Variant<I, R> v = r.variants.get(k);
+            List<List<Measurement>> forksOfV = r.forksOf.get(k);
+            for (int f = 0; f < forksOfV.size(); f++) {
+                List<Measurement> first = forksOfV.get(f);
+                if (!SlowForks.needsAgain(first)) {
+                    continue;
                 }
-            }
-            for (BenchmarkForks<?, ?> r : all) {
-                measureCeiling(suite, r.benchmark);
-                reportForks(r.forksOf);
-            }
-        } finally {
-            for (BenchmarkForks<?, ?> r : all) {
-                Files.deleteIfExists(r.refFile);
+                String fork = String.format(java.util.Locale.ROOT, "%-10s %-8s fork %d of %d", r.benchmark.name(), v.name(),
+                        f + 1, forksOfV.size());
+                progress.finished(fork + " measured again: " + slowRows(first));
+                SlowForks.Kept kept = SlowForks.keep(first, forkLauncher.launch(suite, r.benchmark, v, r.refFile));
+                forksOfV.set(f, kept.fork());
+                StringBuilder took = new StringBuilder();
+                for (int i = 0; i < kept.fork().size(); i++) {
+                    int[] n = r.againOf.get(k).computeIfAbsent(i, x -> new int[2]);
+                    n[0]++;
+                    if (kept.replaced()[i]) {
+                        n[1]++;
+                        took.append(took.isEmpty() ? "" : ", ").append("P=").append(kept.fork().get(i).workers());
+                    }
+                }
+                progress.finished(fork + ": " + (took.isEmpty()
+                        ? "kept as first measured (the new JVM counted slow runs too)" : "the new " + took + " kept"));
             }
         }
+    }
+
+    /** The rows of a fork that counted slow runs, for the log: "P=2 counted 3 run(s) in a slow phase". */
+    private static String slowRows(List<Measurement> fork) {
+        StringBuilder sb = new StringBuilder();
+        for (Measurement m : fork) {
+            if (SlowForks.countedSlowRuns(m)) {
+                sb.append(sb.isEmpty() ? "" : ", ").append("P=").append(m.workers()).append(" counted ")
+                        .append(Math.round(m.counters().get(SlowForks.COUNTER))).append(" run(s) in a slow phase");
+            }
+        }
+        return sb.toString();
     }
 
     private <I, R> BenchmarkForks<I, R> prepareForks(Benchmark<I, R> b) throws IOException {
@@ -234,7 +342,7 @@ final class Runner {
         for (int k = 0; k < r.variants.size(); k++) {
             Variant<I, R> v = r.variants.get(k);
             if (f == 0 || !v.singleRun()) {
-                r.forksOf.get(k).add(runFork(suite, r.benchmark, v, r.refFile));
+                r.forksOf.get(k).add(forkLauncher.launch(suite, r.benchmark, v, r.refFile));
             }
         }
     }
@@ -256,9 +364,13 @@ final class Runner {
         return refFile;
     }
 
-    /** Merges each variant's forks, worker count by worker count, into the report. */
-    private void reportForks(List<List<List<Measurement>>> forksOf) {
-        for (List<List<Measurement>> perFork : forksOf) {
+    /**
+     * Merges each variant's forks, worker count by worker count, into the report; a row some of
+     * whose forks were measured again says how many, and how many of its rows were replaced.
+     */
+    private void reportForks(BenchmarkForks<?, ?> r) {
+        for (int k = 0; k < r.forksOf.size(); k++) {
+            List<List<Measurement>> perFork = r.forksOf.get(k);
             for (int i = 0; i < perFork.get(0).size(); i++) {
                 List<Measurement> same = new ArrayList<>();
                 for (List<Measurement> ms : perFork) {
@@ -266,41 +378,31 @@ final class Runner {
                         same.add(ms.get(i));
                     }
                 }
-                report.add(Measurement.merge(same));
+                Measurement m = Measurement.merge(same);
+                int[] again = r.againOf.get(k).get(i);
+                if (again != null && m.error() == null && !m.fails()) {
+                    m.counters().put(SlowForks.REMEASURED, (double) again[0]);
+                    m.counters().put(SlowForks.REPLACED, (double) again[1]);
+                }
+                report.add(m);
             }
         }
     }
 
-    private <I, R> void runBenchmark(Suite suite, Benchmark<I, R> b) throws IOException, InterruptedException {
+    /** One benchmark measured in this JVM ({@code --no-fork}): every variant, between two ceilings. */
+    private <I, R> void runUnforked(Suite suite, Benchmark<I, R> b) {
         progress.label(b.name() + ": preparing input");
         I input = b.prepare(size);
         List<Variant<I, R>> variants = b.variants();
         if (variants.isEmpty() || !variants.get(0).name().equals("seq")) {
             throw new IllegalStateException(b.name() + ": the first variant must be 'seq'");
         }
-        if (!fork) {
-            Object[] reference = new Object[1];
-            measureCeiling(suite, b);
-            for (Variant<I, R> v : variants) {
-                report.addAll(withForkCeilings(measureVariant(suite, b, v, input, reference), size));
-            }
-            measureCeiling(suite, b);
-            return;
+        Object[] reference = new Object[1];
+        measureCeiling(suite, b);
+        for (Variant<I, R> v : variants) {
+            report.addAll(withForkCeilings(measureVariant(suite, b, v, input, reference), size));
         }
-        // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by variant:
-        // on a shared host, a slow minute then slows one fork of every variant instead of every
-        // fork of one variant, and the ratios of one run stay comparable.
-        BenchmarkForks<I, R> r = new BenchmarkForks<>(b, writeReference(b, variants, input));
-        try {
-            for (int f = 0; f < forks; f++) {
-                measureCeiling(suite, b);
-                runForkRound(suite, r, f);
-            }
-            measureCeiling(suite, b);
-            reportForks(r.forksOf);
-        } finally {
-            Files.deleteIfExists(r.refFile);
-        }
+        measureCeiling(suite, b);
     }
 
     /**
@@ -364,7 +466,7 @@ final class Runner {
 
     /** One fork of a variant: its measurements at every worker count, in {@link #workers}' order, taken in one JVM. */
     @SuppressWarnings("unchecked")
-    private <I, R> List<Measurement> runFork(Suite suite, Benchmark<I, R> b, Variant<I, R> v, Path refFile)
+    private List<Measurement> runFork(Suite suite, Benchmark<?, ?> b, Variant<?, ?> v, Path refFile)
             throws IOException, InterruptedException {
         Path resultFile = Files.createTempFile("spindle-result-", ".bin");
         try {
@@ -592,6 +694,7 @@ final class Runner {
             perRun.put("timing_restarts", (double) restarts);
             if (guard != null) {
                 perRun.put("cpu_slow_retakes", (double) guard.retakes());
+                perRun.put(SlowForks.COUNTER, (double) guard.slowRunsCounted());
                 perRun.put("cpu_probe_fastest_ms", guard.fastestMs());
                 perRun.put("cpu_probe_ms", guard.countedMedianMs());
             }
@@ -600,6 +703,7 @@ final class Runner {
             }
             if (calm != null) {
                 perRun.put("cpu_slow_retakes", (double) calm.retakes());
+                perRun.put(SlowForks.COUNTER, (double) calm.slowRunsCounted());
                 perRun.put("cpu_calm_wait_ms", (double) calm.waitedMs());
                 perRun.put("cpu_probe_fastest_ms", calm.fastestMs());
                 perRun.put("cpu_probe_ratio", calm.countedMedianRatio());

@@ -10,7 +10,9 @@ package dev.spindle.bench.runner;
  * with either probe more than {@link #SLOW} times the fastest probe this JVM has seen is thrown
  * away and taken again, at most {@link #MAX_RETAKES} times per measurement; after that, runs count
  * whatever the probes say. The rule reads the CPU, never the run's own time, and is the same for
- * every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}.
+ * every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}, and the count
+ * of runs counted though slow, its retakes spent, is {@code cpu_slow_runs_counted}: the parent
+ * measures such a fork again at the end of the suite ({@link SlowForks}).
  */
 final class SlowPhaseGuard {
     /** A probe this many times the fastest seen marks a slow phase (the phases measured 1.6×). */
@@ -24,6 +26,8 @@ final class SlowPhaseGuard {
     private final java.util.function.DoubleSupplier probe;
     private double fastestMs = Double.MAX_VALUE;
     private int retakes;
+    /** Runs counted although a probe around them was slow: the retakes were spent. */
+    private int slowRunsCounted;
     /** The probes around the runs that counted, for the row's {@code cpu_probe_ms}. */
     private final java.util.List<Double> counted = new java.util.ArrayList<>();
 
@@ -86,6 +90,9 @@ final class SlowPhaseGuard {
             retakes++;
             return true;
         }
+        if (slow) {
+            slowRunsCounted++;
+        }
         counted.add(beforeMs);
         counted.add(afterMs);
         return false;
@@ -107,5 +114,14 @@ final class SlowPhaseGuard {
     /** @return runs taken again so far */
     int retakes() {
         return retakes;
+    }
+
+    /**
+     * @return runs counted although a probe around them was slow, the retakes being spent: the
+     *         row's {@code cpu_slow_runs_counted}, which makes the parent measure the fork again
+     *         ({@link SlowForks})
+     */
+    int slowRunsCounted() {
+        return slowRunsCounted;
     }
 }

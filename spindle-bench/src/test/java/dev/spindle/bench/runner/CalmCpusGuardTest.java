@@ -58,8 +58,10 @@ class CalmCpusGuardTest {
         for (int i = 1; i < SlowPhaseGuard.MAX_RETAKES; i++) {
             assertTrue(g.retake(1.3, 1.0), "retake " + (i + 1));
         }
+        assertEquals(0, g.slowRunsCounted());
         assertFalse(g.retake(2.0, 2.0), "retakes spent: the run counts");
         assertEquals(SlowPhaseGuard.MAX_RETAKES, g.retakes());
+        assertEquals(1, g.slowRunsCounted(), "a run counted while a CPU was slow: the fork is measured again");
         assertEquals(1.625, g.countedMedianRatio(), 1e-9, "median of 1.2, 1.25, 2.0, 2.0");
     }
 
@@ -120,5 +122,6 @@ class CalmCpusGuardTest {
         assertEquals(100.0, m.counters().get("cpu_calm_wait_ms"));
         assertEquals(List.of(100L), slept);
         assertEquals(1.0, m.counters().get("cpu_probe_ratio"), "the counted runs' probes were calm");
+        assertEquals(0.0, m.counters().get(SlowForks.COUNTER), "no run counted while a CPU was slow");
     }
 }

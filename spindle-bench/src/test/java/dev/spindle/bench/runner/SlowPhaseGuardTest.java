@@ -19,6 +19,7 @@ class SlowPhaseGuardTest {
         assertTrue(g.retake(2.30, 1.37), "slow before the run");
         assertFalse(g.retake(1.36 * SlowPhaseGuard.SLOW, 1.36), "exactly at the line is not slow");
         assertEquals(2, g.retakes());
+        assertEquals(0, g.slowRunsCounted(), "every slow run was taken again");
     }
 
     @Test
@@ -30,6 +31,7 @@ class SlowPhaseGuardTest {
         }
         assertFalse(g.retake(2.0, 2.0), "the " + (SlowPhaseGuard.MAX_RETAKES + 1) + "th slow run counts");
         assertEquals(SlowPhaseGuard.MAX_RETAKES, g.retakes());
+        assertEquals(1, g.slowRunsCounted(), "the slow run counted with the retakes spent: the fork is measured again");
     }
 
     @Test
