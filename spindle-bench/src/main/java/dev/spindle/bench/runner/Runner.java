@@ -234,6 +234,9 @@ final class Runner {
                         runForkRound(suite, r, f);
                     }
                 }
+                for (BenchmarkForks<?, ?> r : all) {
+                    measureCeiling(suite, r.benchmark);
+                }
             } else {
                 // Forks go round the variants (seq, A, B, seq, A, B, ...) rather than variant by
                 // variant: on a shared host, a slow minute then slows one fork of every variant
@@ -245,6 +248,7 @@ final class Runner {
                         measureCeiling(suite, b);
                         runForkRound(suite, r, f);
                     }
+                    measureCeiling(suite, b);
                 }
             }
             if (remeasureSlowForks) {
@@ -253,7 +257,6 @@ final class Runner {
                 }
             }
             for (BenchmarkForks<?, ?> r : all) {
-                measureCeiling(suite, r.benchmark);
                 reportForks(r);
             }
         } finally {
