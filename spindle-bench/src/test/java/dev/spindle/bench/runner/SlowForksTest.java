@@ -68,13 +68,24 @@ class SlowForksTest {
     }
 
     /**
+     * Runs a suite of {@link RecordedBenchmark}'s "seq" and "a" at one and two workers, each fork
+     * from {@code launcher}.
+     */
+    private static Report runScripted(int forks, Runner.ForkLauncher launcher, boolean remeasure) throws Exception {
+        Suite suite = new Suite("test", "test", List.of(new RecordedBenchmark())).only(null, List.of("seq", "a"));
+        Report report = new Report("test", "now", 2);
+        new Runner(Size.SMALL, new int[]{1, 2}, 3, new Warmup(1, 0L, 1),
+                Progress.child(new PrintStream(OutputStream.nullOutputStream())), report, true, forks)
+                .launchForksWith(launcher).remeasureSlowForks(remeasure).run(suite);
+        return report;
+    }
+
+    /**
      * The runner with scripted forks: variant "a"'s second fork counts slow runs at two workers; it
      * is measured again after every fork round, once, and its new two-worker row replaces the old.
      */
     @Test
     void theRunnerMeasuresASlowForkAgainAfterEveryRoundAndReportsIt() throws Exception {
-        RecordedBenchmark b = new RecordedBenchmark();
-        Suite suite = new Suite("test", "test", List.of(b)).only(null, List.of("seq", "a"));
         List<String> launched = new ArrayList<>();
         Runner.ForkLauncher scripted = (s, bench, v, ref) -> {
             int n = (int) launched.stream().filter(x -> x.startsWith(v.name() + "#")).count() + 1;
@@ -85,10 +96,7 @@ class SlowForksTest {
             boolean slow = n == 2;                         // a's second fork counted slow runs at P=2
             return List.of(row("a", 1, 10 + n, 0), row("a", 2, slow ? 9 : 5 + n, slow ? 4 : 0));
         };
-        Report report = new Report("test", "now", 2);
-        new Runner(Size.SMALL, new int[]{1, 2}, 3, new Warmup(1, 0L, 1),
-                Progress.child(new PrintStream(OutputStream.nullOutputStream())), report, true, 3)
-                .launchForksWith(scripted).remeasureSlowForks(true).run(suite);
+        Report report = runScripted(3, scripted, true);
 
         assertEquals(List.of("seq#1", "a#1", "seq#2", "a#2", "seq#3", "a#3", "a#4"), launched,
                 "the slow fork measured again once, after the last round");
@@ -106,17 +114,12 @@ class SlowForksTest {
 
     @Test
     void withoutTheOptionNothingIsMeasuredAgain() throws Exception {
-        RecordedBenchmark b = new RecordedBenchmark();
-        Suite suite = new Suite("test", "test", List.of(b)).only(null, List.of("seq", "a"));
         List<String> launched = new ArrayList<>();
         Runner.ForkLauncher scripted = (s, bench, v, ref) -> {
             launched.add(v.name());
             return v.name().equals("seq") ? List.of(row("seq", 1, 10, 0)) : List.of(row("a", 1, 10, 0), row("a", 2, 9, 4));
         };
-        Report report = new Report("test", "now", 2);
-        new Runner(Size.SMALL, new int[]{1, 2}, 3, new Warmup(1, 0L, 1),
-                Progress.child(new PrintStream(OutputStream.nullOutputStream())), report, true, 2)
-                .launchForksWith(scripted).run(suite);
+        Report report = runScripted(2, scripted, false);
         assertEquals(List.of("seq", "a", "seq", "a"), launched);
         assertEquals(4.0, report.rows().stream().filter(m -> m.workers() == 2).findFirst().orElseThrow()
                 .counters().get(SlowForks.COUNTER), "the row says its forks counted slow runs");
