@@ -186,7 +186,7 @@ public final class BenchCommand implements Callable<Integer> {
                 fork ? nForks + " fresh JVM(s) per benchmark x variant" : "one JVM");
         Runner runner = new Runner(sz, ws, runs, new Warmup(warmup, warmupMillis * 1_000_000L, maxWarmup), progress, report, fork, nForks)
                 .rotateBenchmarks(rotateBenchmarks).placeRuns(cpuChoice).calmCpus(calmCpus)
-                .remeasureSlowForks(remeasureSlowForks && fork);
+                .remeasureSlowForks(remeasureSlowForks);
         if (cpuChoice && !runner.placesRuns()) {
             System.out.println("spindle bench: --cpu-choice: no CPU to choose ("
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
@@ -201,7 +201,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + (dev.spindle.topology.CpuAffinity.isSupported() ? "this process may run on one CPU only"
                     : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); runs timed whenever they come");
         }
-        if (remeasureSlowForks && fork && (runner.placesRuns() || runner.waitsForCalmCpus())) {
+        if (runner.remeasuresSlowForks()) {
             System.out.println("spindle bench: a fork whose guard counted runs while a CPU probed slow is measured again at the end of its suite (--remeasure-slow-forks)");
         }
         for (Suite s : resolved) {

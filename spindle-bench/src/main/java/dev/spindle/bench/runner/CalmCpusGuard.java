@@ -52,8 +52,7 @@ final class CalmCpusGuard {
     private final LongConsumer sleep;
     private double fastestMs = Double.MAX_VALUE;
     private long waitedMs;
-    private int retakes;
-    private int slowRunsCounted;
+    private final RetakeBudget budget = new RetakeBudget();
     private final List<Double> countedRatios = new ArrayList<>();
 
     /**
@@ -124,12 +123,8 @@ final class CalmCpusGuard {
      */
     boolean retake(double beforeMs, double afterMs) {
         boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * fastestMs;
-        if (slow && retakes < SlowPhaseGuard.MAX_RETAKES) {
-            retakes++;
+        if (budget.retake(slow)) {
             return true;
-        }
-        if (slow) {
-            slowRunsCounted++;
         }
         countedRatios.add(beforeMs / fastestMs);
         countedRatios.add(afterMs / fastestMs);
@@ -138,7 +133,7 @@ final class CalmCpusGuard {
 
     /** @return runs taken again so far */
     int retakes() {
-        return retakes;
+        return budget.retakes();
     }
 
     /**
@@ -147,7 +142,7 @@ final class CalmCpusGuard {
      *         ({@link SlowForks})
      */
     int slowRunsCounted() {
-        return slowRunsCounted;
+        return budget.slowRunsCounted();
     }
 
     /** @return milliseconds waited so far for calm CPUs */

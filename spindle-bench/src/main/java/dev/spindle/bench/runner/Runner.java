@@ -200,6 +200,15 @@ final class Runner {
         return this;
     }
 
+    /**
+     * @return whether a fork can be measured again for its guards' slow runs: asked for, with
+     *         forking, and with a guard in the measuring JVMs to count them ({@link #placeRuns},
+     *         {@link #calmCpus})
+     */
+    boolean remeasuresSlowForks() {
+        return remeasureSlowForks && fork && (slowPhaseGuards != null || calmCpusGuards != null);
+    }
+
     /** @return whether rows of two or more workers wait for calm CPUs ({@link #calmCpus}) */
     boolean waitsForCalmCpus() {
         return calmCpusGuards != null;
@@ -251,7 +260,7 @@ final class Runner {
                     measureCeiling(suite, b);
                 }
             }
-            if (remeasureSlowForks) {
+            if (remeasureSlowForks) {                  // forked here; the forks' rows carry the guards' counts
                 for (BenchmarkForks<?, ?> r : all) {
                     measureAgain(suite, r);
                 }

@@ -25,9 +25,7 @@ final class SlowPhaseGuard {
     /** The probe: one timed sample of the calling thread's CPU, in milliseconds. */
     private final java.util.function.DoubleSupplier probe;
     private double fastestMs = Double.MAX_VALUE;
-    private int retakes;
-    /** Runs counted although a probe around them was slow: the retakes were spent. */
-    private int slowRunsCounted;
+    private final RetakeBudget budget = new RetakeBudget();
     /** The probes around the runs that counted, for the row's {@code cpu_probe_ms}. */
     private final java.util.List<Double> counted = new java.util.ArrayList<>();
 
@@ -86,12 +84,8 @@ final class SlowPhaseGuard {
      */
     boolean retake(double beforeMs, double afterMs) {
         boolean slow = Math.max(beforeMs, afterMs) > SLOW * fastestMs;
-        if (slow && retakes < MAX_RETAKES) {
-            retakes++;
+        if (budget.retake(slow)) {
             return true;
-        }
-        if (slow) {
-            slowRunsCounted++;
         }
         counted.add(beforeMs);
         counted.add(afterMs);
@@ -113,7 +107,7 @@ final class SlowPhaseGuard {
 
     /** @return runs taken again so far */
     int retakes() {
-        return retakes;
+        return budget.retakes();
     }
 
     /**
@@ -122,6 +116,6 @@ final class SlowPhaseGuard {
      *         ({@link SlowForks})
      */
     int slowRunsCounted() {
-        return slowRunsCounted;
+        return budget.slowRunsCounted();
     }
 }
