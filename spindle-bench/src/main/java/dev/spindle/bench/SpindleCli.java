@@ -6,9 +6,9 @@ import picocli.CommandLine.Command;
 
 /** The {@code ./spindle} command line: {@code spindle bench ...}. */
 @Command(name = "spindle", mixinStandardHelpOptions = true, version = "spindle 0.1.0",
-        description = "Spindle's tools: the benchmark runner and the @Future weaver.",
+        description = "Spindle's tools: the benchmark runner, the @Future weaver, and a reader of compiled code.",
         subcommands = {BenchCommand.class, dev.spindle.bench.runner.TargetsCommand.class, dev.spindle.bench.runner.TuneCommand.class,
-                WeaveCommand.class, CommandLine.HelpCommand.class})
+                WeaveCommand.class, dev.spindle.bench.jit.MachCodeCommand.class, CommandLine.HelpCommand.class})
 public final class SpindleCli implements Runnable {
 
     @CommandLine.Spec
@@ -35,6 +35,6 @@ public final class SpindleCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: bench, targets, tune or weave");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: bench, targets, tune, weave or machcode");
     }
 }
