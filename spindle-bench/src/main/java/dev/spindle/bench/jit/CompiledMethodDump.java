@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  *
  * @param tier      {@code c1} or {@code c2} (as the header says)
  * @param compileId HotSpot's compile id
- * @param method    {@code pkg.Class::method}
+ * @param method    {@code pkg.Class::method}, followed by {@code @ bci} for an on-stack-replacement compilation
  * @param start     the address of the first byte
  * @param code      the bytes, contiguous from {@code start} (a gap, which HotSpot does not print, is filled with zero bytes)
  * @param notes     HotSpot's notes by the address they precede, in the order printed
@@ -35,8 +35,9 @@ import java.util.regex.Pattern;
 public record CompiledMethodDump(String tier, int compileId, String method, long start, byte[] code,
                                  Map<Long, List<String>> notes) {
 
+    /** The header; an on-stack-replacement compilation's name ends with {@code @ bci}, kept in {@link #method}. */
     private static final Pattern HEADER = Pattern.compile(
-            "^Compiled method \\((c1|c2|jvmci)\\)\\s+\\d+\\s+(\\d+)\\s+.*?\\s(\\S+::\\S+) \\(\\d+ bytes\\)");
+            "^Compiled method \\((\\w+)\\)\\s+\\d+\\s+(\\d+)\\s+.*?\\s(\\S+::\\S+(?: @ \\d+)?) \\(\\d+ bytes\\)");
     /** A line that starts with an address: bytes, or ({@code ;} first) a note for that address. */
     private static final Pattern ADDRESSED = Pattern.compile("^\\s*0x([0-9a-fA-F]+):\\s*(.*)$");
     private static final Pattern HEX_GROUPS = Pattern.compile("[0-9a-fA-F|\\s]+");
@@ -79,8 +80,11 @@ public record CompiledMethodDump(String tier, int compileId, String method, long
         Builder code = null;
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n);
-            Matcher h = HEADER.matcher(line);
-            if (h.find()) {
+            if (line.startsWith("Compiled method (")) {
+                Matcher h = HEADER.matcher(line);
+                if (!h.find()) {
+                    throw new IllegalArgumentException("line " + (n + 1) + ": a compiled method's header this reader does not know: " + line);
+                }
                 tier = h.group(1);
                 id = Integer.parseInt(h.group(2));
                 method = h.group(3);

@@ -83,6 +83,20 @@ class CompiledMethodDumpTest {
     }
 
     @Test
+    void anOnStackReplacementCompilationKeepsItsBytecodeIndexInItsName() {
+        List<String> lines = List.of("Compiled method (c2) 1234 300 %     4       pkg.Probe::loop @ 12 (40 bytes)", "[MachCode]",
+                "  0x0000000000003000: c3", "[/MachCode]");
+        assertEquals("pkg.Probe::loop @ 12", CompiledMethodDump.parse(lines).get(0).method());
+    }
+
+    @Test
+    void aHeaderOfAnUnknownShapeIsRefusedRatherThanLeftToTheMethodBefore() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CompiledMethodDump.parse(List.of("Compiled method (c2) something else")));
+        assertEquals("line 1: a compiled method's header this reader does not know: Compiled method (c2) something else", e.getMessage());
+    }
+
+    @Test
     void machCodeWithoutAHeaderIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> CompiledMethodDump.parse(List.of("x", "[MachCode]")));
