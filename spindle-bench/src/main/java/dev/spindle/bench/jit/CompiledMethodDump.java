@@ -69,8 +69,11 @@ public record CompiledMethodDump(String tier, int compileId, String method, long
      *
      * @param lines the log's lines
      * @return the methods, possibly none
-     * @throws IllegalArgumentException naming the line, if a {@code [MachCode]} section holds a
-     *                                  line of bytes out of order or a method has no bytes
+     * @throws IllegalArgumentException naming the line, if a compiled method's header has a shape
+     *                                  this reader does not know, a {@code [MachCode]} section comes
+     *                                  before any header, holds an addressed line that is neither
+     *                                  bytes nor a note, bytes out of order or an odd number of hex
+     *                                  digits, or no bytes at all
      */
     public static List<CompiledMethodDump> parse(List<String> lines) {
         List<CompiledMethodDump> out = new ArrayList<>();

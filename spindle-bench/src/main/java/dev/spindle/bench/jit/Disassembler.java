@@ -1,11 +1,15 @@
 package dev.spindle.bench.jit;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -57,7 +61,7 @@ public final class Disassembler {
         Path bin = Files.createTempFile("spindle-machcode", ".bin");
         try {
             Files.write(bin, dump.code());
-            List<String> cmd = new java.util.ArrayList<>(List.of(objdump, "-D", "-b", "binary", "-m", machine,
+            List<String> cmd = new ArrayList<>(List.of(objdump, "-D", "-b", "binary", "-m", machine,
                     "--adjust-vma=0x" + Long.toHexString(dump.start())));
             if (machine.startsWith("i386")) {
                 cmd.addAll(List.of("-M", "intel"));
@@ -77,7 +81,7 @@ public final class Disassembler {
             throw new IOException("cannot run '" + objdump + "' (" + e.getMessage()
                     + "): install GNU binutils (for example: apt-get install binutils), or pass --objdump PATH", e);
         }
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -101,7 +105,7 @@ public final class Disassembler {
      */
     static String merge(String objdumpOutput, Map<Long, List<String>> notes) {
         StringBuilder sb = new StringBuilder();
-        java.util.Iterator<Map.Entry<Long, List<String>>> pending = new java.util.TreeMap<>(notes).entrySet().iterator();
+        Iterator<Map.Entry<Long, List<String>>> pending = new TreeMap<>(notes).entrySet().iterator();
         Map.Entry<Long, List<String>> next = pending.hasNext() ? pending.next() : null;
         for (String line : objdumpOutput.split("\n", -1)) {
             Matcher m = INSTRUCTION.matcher(line);

@@ -1,5 +1,6 @@
 package dev.spindle.bench.jit;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** Logs as HotSpot prints compiled code without hsdis, for the tests of this package. */
@@ -40,7 +41,7 @@ final class MachCodeLogs {
 
     /** The same method's C1 code before it (two bytes: push rbp; ret), with unrelated program output around. */
     static List<String> c1ThenC2() {
-        List<String> lines = new java.util.ArrayList<>(List.of(
+        List<String> lines = new ArrayList<>(List.of(
                 "program output",
                 "============================= C1-compiled nmethod ==============================",
                 "Compiled method (c1) 584  271   !   2       pkg.Probe::walk (119 bytes)",
