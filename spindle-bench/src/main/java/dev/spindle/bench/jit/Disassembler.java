@@ -59,6 +59,7 @@ public final class Disassembler {
      */
     public String listing(CompiledMethodDump dump, String machine) throws IOException {
         Path bin = Files.createTempFile("spindle-machcode", ".bin");
+        Path listing = Files.createTempFile("spindle-machcode", ".txt");
         try {
             Files.write(bin, dump.code());
             List<String> cmd = new ArrayList<>(List.of(objdump, "-D", "-b", "binary", "-m", machine,
@@ -67,21 +68,22 @@ public final class Disassembler {
                 cmd.addAll(List.of("-M", "intel"));
             }
             cmd.add(bin.toString());
-            return merge(run(cmd), dump.notes());
+            return merge(run(cmd, listing), dump.notes());
         } finally {
             Files.deleteIfExists(bin);
+            Files.deleteIfExists(listing);
         }
     }
 
-    private String run(List<String> cmd) throws IOException {
+    /** Runs objdump with its output into {@code out} (a file, so that the wait below is the only one, and bounded). */
+    private String run(List<String> cmd, Path out) throws IOException {
         Process p;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         } catch (IOException e) {
             throw new IOException("cannot run '" + objdump + "' (" + e.getMessage()
                     + "): install GNU binutils (for example: apt-get install binutils), or pass --objdump PATH", e);
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -92,10 +94,11 @@ public final class Disassembler {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for " + objdump, e);
         }
+        String text = Files.readString(out, StandardCharsets.UTF_8);
         if (p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " exited with " + p.exitValue() + ": " + out.strip());
+            throw new IOException(String.join(" ", cmd) + " exited with " + p.exitValue() + ": " + text.strip());
         }
-        return out;
+        return text;
     }
 
     /**
