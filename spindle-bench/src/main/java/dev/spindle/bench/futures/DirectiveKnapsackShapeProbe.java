@@ -13,11 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * its own source unwoven, piece by piece, on a pool of one worker. Below its first serial frame the
  * woven search runs its <em>worker variant</em> (spindle-weaver's {@code WorkerParameter}): the
  * current worker passed down as one more parameter, and at each potential future one plain load
- * of that worker's request hint. The shapes: the source as written ({@code seq}); the search as the
- * Maven plugin wove it ({@code woven}); the worker variant written by hand ({@code worker-param});
- * the worker passed but its hint never read ({@code worker-param-nohint}); and no parameter, the
- * check a plain load of one static field ({@code static-hint}) — the shape a hint shared by all
- * workers would give the woven code. The hand-written shapes' other path (a hint set) runs the
+ * of that worker's request hint. The shapes: the source as written ({@code seq}: the class's unwoven
+ * copy, which the runner's {@code seq} runs — {@link DirectiveProgram#unwovenCopy}); the search as
+ * the Maven plugin wove it ({@code woven}: the class itself); the worker variant written by hand
+ * ({@code worker-param}); the worker passed but its hint never read ({@code worker-param-nohint});
+ * and no parameter, the check a plain load of one static field ({@code static-hint}) — the shape
+ * a hint shared by all workers would give the woven code. The hand-written shapes' other path (a hint set) runs the
  * woven search; on one worker nobody sets a hint, so it is never taken. The probe times code
  * shapes, not a protocol: its static field is its own and stays zero.
  *
@@ -53,39 +54,24 @@ public final class DirectiveKnapsackShapeProbe {
     public static void main(String[] args) {
         List<String> shapes = ShapeProbe.shapes(args, SHAPES);
         Knapsack.Items it = new Knapsack().prepare(Size.DEFAULT);
-        AtomicLong best = new AtomicLong();
-        seq(it, 0, 0, 0, best);
-        ShapeProbe.time(shapes, shape -> () -> run(shape, it), best.get(), RUNS, TIMED);
+        DirectiveCode<Knapsack.Items, Long> woven = new DirectiveKnapsack();
+        DirectiveCode<Knapsack.Items, Long> unwoven = DirectiveProgram.unwovenCopy(woven, false);
+        long expected = unwoven.run(it);
+        ShapeProbe.time(shapes, shape -> () -> run(shape, it, woven, unwoven), expected, RUNS, TIMED);
     }
 
-    private static long run(String shape, Knapsack.Items it) {
+    private static long run(String shape, Knapsack.Items it, DirectiveCode<Knapsack.Items, Long> woven,
+            DirectiveCode<Knapsack.Items, Long> unwoven) {
         AtomicLong best = new AtomicLong();
         switch (shape) {
-            case "seq" -> seq(it, 0, 0, 0, best);
-            case "woven" -> DirectiveKnapsack.search(it, 0, 0, 0, best);
+            case "seq" -> best.set(unwoven.run(it));
+            case "woven" -> best.set(woven.run(it));
             case "worker-param" -> workerParam(it, 0, 0, 0, best, (Worker) Thread.currentThread());
             case "worker-param-nohint" -> workerParamNoHint(it, 0, 0, 0, best, (Worker) Thread.currentThread());
             case "static-hint" -> staticHint(it, 0, 0, 0, best);
             default -> throw new IllegalStateException("checked in main: " + shape);
         }
         return best.get();
-    }
-
-    static int seq(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
-        Knapsack.offer(best, value);
-        if (i == it.weight().length || Knapsack.bound(it, i, weight, value) <= best.get()) {
-            return 0;
-        }
-        int take = seqTake(it, i, weight, value, best);
-        int leave = seq(it, i + 1, weight, value, best);
-        return take + leave + 1;
-    }
-
-    static int seqTake(Knapsack.Items it, int i, long weight, long value, AtomicLong best) {
-        if (weight + it.weight()[i] > it.capacity()) {
-            return 0;
-        }
-        return seq(it, i + 1, weight + it.weight()[i], value + it.value()[i], best);
     }
 
     static int workerParam(Knapsack.Items it, int i, long weight, long value, AtomicLong best, Worker w) {

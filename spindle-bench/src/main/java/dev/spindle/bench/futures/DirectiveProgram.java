@@ -44,8 +44,13 @@ public final class DirectiveProgram<I, R> implements Benchmark<I, R> {
         this.baseCaseAtCall = unwovenCopy(woven, true);
     }
 
+    /**
+     * The class of {@code woven} defined again from its unwoven copy (the suite's {@code seq}), or
+     * with {@code baseCaseAtCall} given the weaver's base-case rewrite alone (null where that
+     * rewrites nothing).
+     */
     @SuppressWarnings("unchecked")
-    private static <I, R> DirectiveCode<I, R> unwovenCopy(DirectiveCode<I, R> woven, boolean baseCaseAtCall) {
+    static <I, R> DirectiveCode<I, R> unwovenCopy(DirectiveCode<I, R> woven, boolean baseCaseAtCall) {
         try {
             UnwovenLoader loader = new UnwovenLoader(woven.getClass().getName(), baseCaseAtCall);
             Class<?> c = loader.loadClass(woven.getClass().getName());
