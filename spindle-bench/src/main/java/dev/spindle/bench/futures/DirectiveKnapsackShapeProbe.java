@@ -65,10 +65,14 @@ public final class DirectiveKnapsackShapeProbe {
 
     private static long run(String shape, Knapsack.Items it, DirectiveCode<Knapsack.Items, Long> woven,
             DirectiveCode<Knapsack.Items, Long> unwoven) {
+        if (shape.equals("seq")) {
+            return unwoven.run(it);
+        }
+        if (shape.equals("woven")) {
+            return woven.run(it);
+        }
         AtomicLong best = new AtomicLong();
         switch (shape) {
-            case "seq" -> best.set(unwoven.run(it));
-            case "woven" -> best.set(woven.run(it));
             case "worker-param" -> workerParam(it, 0, 0, 0, best, (Worker) Thread.currentThread());
             case "worker-param-nohint" -> workerParamNoHint(it, 0, 0, 0, best, (Worker) Thread.currentThread());
             case "static-hint" -> staticHint(it, 0, 0, 0, best);
