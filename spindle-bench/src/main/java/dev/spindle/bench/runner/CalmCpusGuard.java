@@ -34,8 +34,10 @@ import java.util.function.Supplier;
  * never the run's own time, and is the same for every variant; the row reports the time waited
  * ({@code cpu_calm_wait_ms}), the runs taken again ({@code cpu_slow_retakes}) and the median of
  * slowest / fastest-seen over the probes around the runs that counted ({@code cpu_probe_ratio}).
- * Both CPUs slow at once for a JVM's whole life cannot be told from calm: the fastest seen is then
- * the slow speed.
+ * Both CPUs slow at once for a JVM's whole life cannot be told from calm by this JVM alone: the
+ * fastest seen is then the slow speed. So the parent gives each fork the suite's calm reference
+ * ({@link #knownCalm}, {@link CalmProbeReference}), and the guard compares with the lesser of it and
+ * the fastest this JVM has seen.
  */
 final class CalmCpusGuard {
     /** Probes taken before the first timed run, so that the fastest seen is the calm speed. */
@@ -51,6 +53,9 @@ final class CalmCpusGuard {
     private final Supplier<double[]> probe;
     private final LongConsumer sleep;
     private double fastestMs = Double.MAX_VALUE;
+    /** The suite's calm reference in milliseconds ({@link CalmProbeReference}), or MAX_VALUE if not given. */
+    private double knownCalmMs = Double.MAX_VALUE;
+    private boolean baselineTaken;
     private long waitedMs;
     private final RetakeBudget budget = new RetakeBudget();
     private final List<Double> countedRatios = new ArrayList<>();
@@ -75,19 +80,33 @@ final class CalmCpusGuard {
     }
 
     /**
+     * Gives the guard the probe's calm time as the suite's other JVMs saw it: from now on a probe is
+     * slow against the lesser of it and the fastest this JVM has seen.
+     *
+     * @param ms the reference in milliseconds ({@link CalmProbeReference#ms()}); NaN for none
+     * @return this guard
+     * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
+     */
+    CalmCpusGuard knownCalm(double ms) {
+        knownCalmMs = SlowPhaseGuard.checkedReference(ms);
+        return this;
+    }
+
+    /**
      * Before a timed run: probes every CPU at once (the first time after {@link #BASELINE} probes
      * of each CPU alone) and waits while a CPU is slow, within the budget.
      *
      * @return the slowest CPU's time in the last probe, in milliseconds
      */
     double awaitCalm() {
-        if (fastestMs == Double.MAX_VALUE) {
+        if (!baselineTaken) {
+            baselineTaken = true;
             for (int i = 0; i < BASELINE; i++) {
                 observe(alone.get());
             }
         }
         double slowest = sample();
-        while (slowest > SlowPhaseGuard.SLOW * fastestMs && waitedMs + STEP_MS <= WAIT_BUDGET_MS) {
+        while (slowest > SlowPhaseGuard.SLOW * calmMs() && waitedMs + STEP_MS <= WAIT_BUDGET_MS) {
             sleep.accept(STEP_MS);
             waitedMs += STEP_MS;
             slowest = sample();
@@ -122,12 +141,13 @@ final class CalmCpusGuard {
      * @return true to throw the run away and take it again
      */
     boolean retake(double beforeMs, double afterMs) {
-        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * fastestMs;
+        double calm = calmMs();
+        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * calm;
         if (budget.retake(slow)) {
             return true;
         }
-        countedRatios.add(beforeMs / fastestMs);
-        countedRatios.add(afterMs / fastestMs);
+        countedRatios.add(beforeMs / calm);
+        countedRatios.add(afterMs / calm);
         return false;
     }
 
@@ -155,9 +175,14 @@ final class CalmCpusGuard {
         return fastestMs;
     }
 
+    /** @return what a probe is compared with: the lesser of the fastest seen and the reference given, in milliseconds */
+    double calmMs() {
+        return Math.min(fastestMs, knownCalmMs);
+    }
+
     /**
      * @return the median, over the probes around the runs that counted, of the slowest CPU's time
-     *         over the fastest seen (as of that run); NaN if none
+     *         over the calm time ({@link #calmMs()}, as of that run); NaN if none
      */
     double countedMedianRatio() {
         if (countedRatios.isEmpty()) {

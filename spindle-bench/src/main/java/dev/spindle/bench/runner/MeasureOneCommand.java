@@ -40,6 +40,8 @@ public final class MeasureOneCommand implements Callable<Integer> {
     @Option(names = "--result", required = true) Path result;
     @Option(names = "--place-runs") boolean placeRuns;
     @Option(names = "--calm-cpus") boolean calmCpus;
+    /** The probe's calm time as the suite's earlier JVMs saw it ({@link CalmProbeReference}); NaN for none. */
+    @Option(names = "--calm-probe-ms") double calmProbeMs = Double.NaN;
 
     /**
      * Entry point of a measuring child JVM.
@@ -68,7 +70,7 @@ public final class MeasureOneCommand implements Callable<Integer> {
     private <I, R> List<Measurement> measure(Suite s, Benchmark<I, R> b, Object ref) {
         Size sz = Size.parse(size);
         Runner runner = new Runner(sz, workers, runs, new Warmup(warmup, warmupNanos, maxWarmup), Progress.child(System.out), null, false)
-                .placeRuns(placeRuns).calmCpus(calmCpus);
+                .placeRuns(placeRuns).calmCpus(calmCpus).knownCalmProbe(calmProbeMs);
         Variant<I, R> v = b.variant(variant);
         I input = b.prepare(sz);
         return Runner.withForkCeilings(runner.measureVariant(s, b, v, input, new Object[]{ref}), sz);

@@ -60,6 +60,10 @@ final class Runner {
     private java.util.function.Supplier<CalmCpusGuard> calmCpusGuards;
     /** Forks whose guards counted runs in a slow phase are measured again at the end of the suite ({@link SlowForks}). */
     private boolean remeasureSlowForks;
+    /** The probe's calm time as this suite's forks saw it; given to each new fork ({@link CalmProbeReference}). */
+    private final CalmProbeReference calmProbe = new CalmProbeReference();
+    /** In a measuring JVM: the reference its parent gave it, NaN for none ({@link #knownCalmProbe}). */
+    private double givenCalmProbeMs = Double.NaN;
     /** Runs one fork; a fresh JVM but in tests ({@link #launchForksWith}). */
     private ForkLauncher forkLauncher = this::runFork;
 
@@ -190,6 +194,25 @@ final class Runner {
     }
 
     /**
+     * In a measuring JVM: the probe's calm time as the suite's earlier JVMs saw it, given to every
+     * guard ({@link SlowPhaseGuard#knownCalm}, {@link CalmCpusGuard#knownCalm}).
+     *
+     * @param ms the reference in milliseconds, NaN for none
+     * @return this runner
+     * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
+     */
+    Runner knownCalmProbe(double ms) {
+        SlowPhaseGuard.checkedReference(ms);
+        this.givenCalmProbeMs = ms;
+        return this;
+    }
+
+    /** @return the calm probe reference a new fork or guard gets: the one given, else the suite's; NaN if none */
+    double calmProbeMs() {
+        return Double.isNaN(givenCalmProbeMs) ? calmProbe.ms() : givenCalmProbeMs;
+    }
+
+    /**
      * Runs forks with {@code launcher} instead of fresh JVMs (a test's scripted forks).
      *
      * @param launcher runs one fork
@@ -305,13 +328,16 @@ final class Runner {
             List<List<Measurement>> forksOfV = r.forksOf.get(k);
             for (int f = 0; f < forksOfV.size(); f++) {
                 List<Measurement> first = forksOfV.get(f);
-                if (!SlowForks.needsAgain(first)) {
+                double calmMs = calmProbe.ms();          // every first measurement's JVM recorded by now
+                if (!SlowForks.needsAgain(first, calmMs)) {
                     continue;
                 }
                 String fork = String.format(java.util.Locale.ROOT, "%-10s %-8s fork %d of %d", r.benchmark.name(), v.name(),
                         f + 1, forksOfV.size());
-                progress.finished(fork + " measured again: " + slowRows(first));
-                SlowForks.Kept kept = SlowForks.keep(first, forkLauncher.launch(suite, r.benchmark, v, r.refFile));
+                progress.finished(fork + " measured again: " + slowRows(first, calmMs));
+                List<Measurement> again = forkLauncher.launch(suite, r.benchmark, v, r.refFile);
+                calmProbe.record(again);
+                SlowForks.Kept kept = SlowForks.keep(first, again, calmMs);
                 forksOfV.set(f, kept.fork());
                 StringBuilder took = new StringBuilder();
                 for (int i = 0; i < kept.fork().size(); i++) {
@@ -323,18 +349,25 @@ final class Runner {
                     }
                 }
                 progress.finished(fork + ": " + (took.isEmpty()
-                        ? "kept as first measured (the new JVM counted slow runs too)" : "the new " + took + " kept"));
+                        ? "kept as first measured (the new JVM was slow too)" : "the new " + took + " kept"));
             }
         }
     }
 
-    /** The rows of a fork that counted slow runs, for the log: "P=2 counted 3 run(s) in a slow phase". */
-    private static String slowRows(List<Measurement> fork) {
+    /**
+     * The slow rows of a fork, for the log: "P=2 counted 3 run(s) in a slow phase", "P=1 born slow
+     * (fastest probe 2.28 ms, calm 1.55 ms)".
+     */
+    private static String slowRows(List<Measurement> fork, double calmMs) {
         StringBuilder sb = new StringBuilder();
         for (Measurement m : fork) {
             if (SlowForks.countedSlowRuns(m)) {
                 sb.append(sb.isEmpty() ? "" : ", ").append("P=").append(m.workers()).append(" counted ")
                         .append(Math.round(m.counters().get(SlowForks.COUNTER))).append(" run(s) in a slow phase");
+            } else if (SlowForks.bornSlow(m, calmMs)) {
+                sb.append(sb.isEmpty() ? "" : ", ").append(String.format(java.util.Locale.ROOT,
+                        "P=%d born slow (fastest probe %.3f ms, calm %.3f ms)", m.workers(),
+                        m.counters().get(CalmProbeReference.FASTEST), calmMs));
             }
         }
         return sb.toString();
@@ -354,7 +387,9 @@ final class Runner {
         for (int k = 0; k < r.variants.size(); k++) {
             Variant<I, R> v = r.variants.get(k);
             if (f == 0 || !v.singleRun()) {
-                r.forksOf.get(k).add(forkLauncher.launch(suite, r.benchmark, v, r.refFile));
+                List<Measurement> fork = forkLauncher.launch(suite, r.benchmark, v, r.refFile);
+                calmProbe.record(fork);
+                r.forksOf.get(k).add(fork);
             }
         }
     }
@@ -498,6 +533,10 @@ final class Runner {
             if (calmCpusGuards != null) {
                 cmd.add("--calm-cpus");
             }
+            double calmMs = calmProbeMs();
+            if ((placeRuns || calmCpusGuards != null) && !Double.isNaN(calmMs)) {
+                cmd.addAll(List.of("--calm-probe-ms", Double.toString(calmMs)));
+            }
             Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             boolean[] killed = {false};
             java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
@@ -602,11 +641,11 @@ final class Runner {
         // Timed runs since the counters' snapshot, retaken ones included: the scheduler's
         // counters are averaged over these, the time, allocation and JIT figures over the kept runs.
         int counterRuns = 0;
-        SlowPhaseGuard guard = slowPhaseGuards != null && p == 1 ? slowPhaseGuards.get() : null;
+        SlowPhaseGuard guard = slowPhaseGuards != null && p == 1 ? slowPhaseGuards.get().knownCalm(calmProbeMs()) : null;
         RunPlacement placement = placeRuns && p == 1 ? RunPlacement.ofCallingThread() : null;
         // every timed row that computes on several CPUs, a pool's or a pool-less baseline's on every
         // core; not a single-run baseline (a thread per task: one run of seconds, retakes too dear)
-        CalmCpusGuard calm = calmCpusGuards != null && p > 1 && !v.singleRun() ? calmCpusGuards.get() : null;
+        CalmCpusGuard calm = calmCpusGuards != null && p > 1 && !v.singleRun() ? calmCpusGuards.get().knownCalm(calmProbeMs()) : null;
         try (Variant.Instance<I, R> inst = placement == null ? v.open(p) : RunPlacement.openWithoutParkBinding(() -> v.open(p))) {
             // What the first timed run reads (counters, allocation, the compiler queue) is used
             // once here, so that loading and compiling it falls in the warm-up, not in that run.
@@ -707,7 +746,7 @@ final class Runner {
             if (guard != null) {
                 perRun.put("cpu_slow_retakes", (double) guard.retakes());
                 perRun.put(SlowForks.COUNTER, (double) guard.slowRunsCounted());
-                perRun.put("cpu_probe_fastest_ms", guard.fastestMs());
+                perRun.put(CalmProbeReference.FASTEST, guard.fastestMs());
                 perRun.put("cpu_probe_ms", guard.countedMedianMs());
             }
             if (placement != null) {
@@ -717,7 +756,7 @@ final class Runner {
                 perRun.put("cpu_slow_retakes", (double) calm.retakes());
                 perRun.put(SlowForks.COUNTER, (double) calm.slowRunsCounted());
                 perRun.put("cpu_calm_wait_ms", (double) calm.waitedMs());
-                perRun.put("cpu_probe_fastest_ms", calm.fastestMs());
+                perRun.put(CalmProbeReference.FASTEST, calm.fastestMs());
                 perRun.put("cpu_probe_ratio", calm.countedMedianRatio());
             }
         }

@@ -15,14 +15,18 @@ import java.util.List;
  * spindle's Knapsack two-worker JVMs spent that budget and ran at machine ceilings ~1.2, and the row
  * read 1.209 against fjp-tuned where it read 1.024 in the run before (PERFORMANCE.md, "The
  * forty-ninth session"). Each such JVM says so: its row's {@link #COUNTER} is the number of runs it
- * counted while a probe around them was slow.
+ * counted while a probe around them was slow. A JVM born in a phase that held both vCPUs, and gone
+ * before it ended, says nothing of the kind — its guards took the slow speed for calm — but its
+ * rows' fastest probe is slow against the suite's calm reference ({@link CalmProbeReference}): it
+ * was born slow.
  *
  * <h2>Rule</h2>
- * At the end of the suite — minutes after the first measurement, as rotating forks moves a fork to
- * other minutes — every fork with a row that counted slow runs is measured once more, in a fresh
- * JVM of the same benchmark × variant. Of the new fork, a row is kept in place of the first one's
- * row at the same worker count exactly when the first counted slow runs and the new one did not;
- * every other row stays as first measured. The rule reads the guards' verdicts, never a run's own
+ * A row is <em>slow</em> if it counted slow runs or was born slow, against the reference the parent
+ * holds at the end of the suite (its JVMs' fastest probes, all of them by then). At the end of the
+ * suite — minutes after the first measurement, as rotating forks moves a fork to other minutes —
+ * every fork with a slow row is measured once more, in a fresh JVM of the same benchmark × variant.
+ * Of the new fork, a row is kept in place of the first one's row at the same worker count exactly
+ * when the first is slow and the new one is not; every other row stays as first measured. The rule reads the guards' verdicts, never a run's own
  * time, and is the same for every variant; each fork is measured again at most once, so a phase
  * that outlasts the suite shows in the rows' {@link #COUNTER} rather than adding JVMs without end.
  * A row that failed in the new fork (a wrong answer, an error that fails the invocation) replaces
@@ -49,11 +53,30 @@ final class SlowForks {
     }
 
     /**
-     * @param fork one JVM's measurements, one per worker count
-     * @return whether any of its rows counted slow runs, so that the fork is measured again
+     * @param row    one JVM's measurement of a row
+     * @param calmMs the suite's calm probe reference ({@link CalmProbeReference#ms()}), NaN if unknown
+     * @return whether its JVM's fastest probe was slow against the reference
      */
-    static boolean needsAgain(List<Measurement> fork) {
-        return fork.stream().anyMatch(SlowForks::countedSlowRuns);
+    static boolean bornSlow(Measurement row, double calmMs) {
+        return row.error() == null && CalmProbeReference.bornSlow(CalmProbeReference.fastestMs(List.of(row)), calmMs);
+    }
+
+    /**
+     * @param row    one JVM's measurement of a row
+     * @param calmMs the suite's calm probe reference, NaN if unknown
+     * @return whether it counted slow runs or was born slow
+     */
+    static boolean slow(Measurement row, double calmMs) {
+        return countedSlowRuns(row) || bornSlow(row, calmMs);
+    }
+
+    /**
+     * @param fork   one JVM's measurements, one per worker count
+     * @param calmMs the suite's calm probe reference ({@link CalmProbeReference#ms()}), NaN if unknown
+     * @return whether any of its rows is slow, so that the fork is measured again
+     */
+    static boolean needsAgain(List<Measurement> fork, double calmMs) {
+        return fork.stream().anyMatch(m -> slow(m, calmMs));
     }
 
     /**
@@ -68,11 +91,12 @@ final class SlowForks {
     /**
      * The rows kept of a fork measured again ({@link SlowForks}' rule).
      *
-     * @param first the fork as first measured, one row per worker count
-     * @param again the same benchmark × variant measured again in a fresh JVM
+     * @param first  the fork as first measured, one row per worker count
+     * @param again  the same benchmark × variant measured again in a fresh JVM
+     * @param calmMs the suite's calm probe reference ({@link CalmProbeReference#ms()}), NaN if unknown
      * @return the rows kept, and which of them are the new ones
      */
-    static Kept keep(List<Measurement> first, List<Measurement> again) {
+    static Kept keep(List<Measurement> first, List<Measurement> again, double calmMs) {
         boolean[] replaced = new boolean[first.size()];
         if (again.stream().anyMatch(Measurement::fails)) {
             java.util.Arrays.fill(replaced, true);
@@ -84,8 +108,8 @@ final class SlowForks {
         }
         for (int i = 0; i < first.size(); i++) {
             Measurement a = again.get(i);
-            if (countedSlowRuns(first.get(i)) && a.error() == null && a.workers() == first.get(i).workers()
-                    && !countedSlowRuns(a)) {
+            if (slow(first.get(i), calmMs) && a.error() == null && a.workers() == first.get(i).workers()
+                    && !slow(a, calmMs)) {
                 out.set(i, a);
                 replaced[i] = true;
             }

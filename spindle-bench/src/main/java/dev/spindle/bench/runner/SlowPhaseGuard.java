@@ -12,7 +12,10 @@ package dev.spindle.bench.runner;
  * whatever the probes say. The rule reads the CPU, never the run's own time, and is the same for
  * every variant; the count of runs taken again is the row's {@code cpu_slow_retakes}, and the count
  * of runs counted though slow, its retakes spent, is {@code cpu_slow_runs_counted}: the parent
- * measures such a fork again at the end of the suite ({@link SlowForks}).
+ * measures such a fork again at the end of the suite ({@link SlowForks}). Given the suite's calm
+ * reference ({@link #knownCalm}, {@link CalmProbeReference}), the guard compares with the lesser of
+ * it and the fastest this JVM has seen, so that a JVM born in a phase that holds both vCPUs does not
+ * take its slow speed for calm.
  */
 final class SlowPhaseGuard {
     /** A probe this many times the fastest seen marks a slow phase (the phases measured 1.6×). */
@@ -25,6 +28,9 @@ final class SlowPhaseGuard {
     /** The probe: one timed sample of the calling thread's CPU, in milliseconds. */
     private final java.util.function.DoubleSupplier probe;
     private double fastestMs = Double.MAX_VALUE;
+    /** The suite's calm reference in milliseconds ({@link CalmProbeReference}), or MAX_VALUE if not given. */
+    private double knownCalmMs = Double.MAX_VALUE;
+    private boolean baselineTaken;
     private final RetakeBudget budget = new RetakeBudget();
     /** The probes around the runs that counted, for the row's {@code cpu_probe_ms}. */
     private final java.util.List<Double> counted = new java.util.ArrayList<>();
@@ -44,6 +50,30 @@ final class SlowPhaseGuard {
     }
 
     /**
+     * Gives the guard the probe's calm time as the suite's other JVMs saw it: from now on a probe is
+     * slow against the lesser of it and the fastest this JVM has seen.
+     *
+     * @param ms the reference in milliseconds ({@link CalmProbeReference#ms()}); NaN for none
+     * @return this guard
+     * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
+     */
+    SlowPhaseGuard knownCalm(double ms) {
+        knownCalmMs = checkedReference(ms);
+        return this;
+    }
+
+    /** The reference as stored: MAX_VALUE for NaN (none), else a positive finite time. */
+    static double checkedReference(double ms) {
+        if (Double.isNaN(ms)) {
+            return Double.MAX_VALUE;
+        }
+        if (!(ms > 0) || Double.isInfinite(ms)) {
+            throw new IllegalArgumentException("the calm probe reference must be a positive time in milliseconds, got " + ms);
+        }
+        return ms;
+    }
+
+    /**
      * Runs the probe once on the calling thread.
      *
      * @return its time in milliseconds
@@ -60,7 +90,8 @@ final class SlowPhaseGuard {
      * @return the probe's time in milliseconds
      */
     double sampleAround() {
-        if (fastestMs == Double.MAX_VALUE) {
+        if (!baselineTaken) {
+            baselineTaken = true;
             for (int i = 0; i < BASELINE; i++) {
                 sample();
             }
@@ -83,7 +114,7 @@ final class SlowPhaseGuard {
      * @return true to throw the run away and take it again
      */
     boolean retake(double beforeMs, double afterMs) {
-        boolean slow = Math.max(beforeMs, afterMs) > SLOW * fastestMs;
+        boolean slow = Math.max(beforeMs, afterMs) > SLOW * calmMs();
         if (budget.retake(slow)) {
             return true;
         }
@@ -95,6 +126,11 @@ final class SlowPhaseGuard {
     /** @return the fastest probe this JVM has seen, in milliseconds (its CPU's calm speed, as far as it knows) */
     double fastestMs() {
         return fastestMs;
+    }
+
+    /** @return what a probe is compared with: the lesser of the fastest seen and the reference given, in milliseconds */
+    double calmMs() {
+        return Math.min(fastestMs, knownCalmMs);
     }
 
     /** @return the median of the probes around the runs that counted, in milliseconds; NaN if none */

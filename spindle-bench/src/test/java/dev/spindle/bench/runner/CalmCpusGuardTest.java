@@ -66,6 +66,26 @@ class CalmCpusGuardTest {
     }
 
     @Test
+    void bothCpusSlowForTheJvmsWholeLifeAreSlowAgainstTheSuitesCalmReference() {
+        double[] phase = {2.0, 2.1};                          // both vCPUs ~1.35x the suite's calm 1.5 ms
+        CalmCpusGuard alone = new CalmCpusGuard(scripted(phase), scripted(phase), ms -> { });
+        assertEquals(2.1, alone.awaitCalm());
+        assertEquals(0, alone.waitedMs(), "alone, the guard takes its slow speed for calm");
+        assertFalse(alone.retake(2.1, 2.1));
+
+        AtomicInteger sleeps = new AtomicInteger();
+        CalmCpusGuard given = new CalmCpusGuard(scripted(phase), scripted(phase, phase, phase, new double[]{1.55, 1.6}),
+                ms -> sleeps.incrementAndGet()).knownCalm(1.5);
+        assertEquals(1.6, given.awaitCalm(), "waited until both CPUs probed calm against the reference");
+        assertEquals(2, sleeps.get());
+        assertEquals(1.55, given.fastestMs(), "the row reports the fastest its own JVM saw");
+        assertEquals(1.5, given.calmMs());
+        assertTrue(given.retake(1.6, 2.1), "slow after the run against the reference");
+        assertFalse(given.retake(1.6, 1.55));
+        assertThrows(IllegalArgumentException.class, () -> given.knownCalm(-1));
+    }
+
+    @Test
     void aProbeThatTimedNoCpuIsAnError() {
         CalmCpusGuard g = new CalmCpusGuard(() -> new double[0], () -> new double[0], ms -> { });
         IllegalStateException e = assertThrows(IllegalStateException.class, g::sample);

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The rule that takes a timed run again when the one CPU of its JVM probed slow around it. */
@@ -43,5 +44,35 @@ class SlowPhaseGuardTest {
         assertTrue(Double.isNaN(g.countedMedianMs()), "no run counted yet");
         assertFalse(g.retake(g.fastestMs(), g.fastestMs()));
         assertEquals(g.fastestMs(), g.countedMedianMs(), "the counted run's probes");
+    }
+
+    @Test
+    void aJvmBornInASlowPhaseIsSlowAgainstTheSuitesCalmReference() {
+        double[] probes = {2.0, 2.05, 2.1, 1.98, 2.02, 2.0};  // the whole JVM's life in a phase: ~2 ms
+        int[] next = {0};
+        SlowPhaseGuard alone = new SlowPhaseGuard(() -> probes[next[0]++ % probes.length]);
+        alone.sampleAround();
+        assertFalse(alone.retake(2.0, 2.1), "alone, the guard takes its slow speed for calm");
+
+        next[0] = 0;
+        SlowPhaseGuard given = new SlowPhaseGuard(() -> probes[next[0]++ % probes.length]).knownCalm(1.5);
+        given.sampleAround();
+        assertEquals(SlowPhaseGuard.BASELINE + 1, next[0], "the baseline is taken though a reference was given");
+        assertEquals(1.98, given.fastestMs(), "the row still reports the fastest its own JVM saw");
+        assertEquals(1.5, given.calmMs());
+        assertTrue(given.retake(2.0, 2.1), "more than 1.25x the suite's calm 1.5 ms");
+        assertFalse(given.retake(1.6, 1.55), "calm against the reference");
+        given.observe(1.2);
+        assertEquals(1.2, given.calmMs(), "a faster probe of its own lowers the line below the reference");
+        assertEquals(Double.MAX_VALUE, new SlowPhaseGuard().knownCalm(Double.NaN).calmMs(),
+                "NaN gives no reference: nothing seen, nothing given");
+    }
+
+    @Test
+    void aReferenceThatIsNoTimeIsRejectedNamingIt() {
+        for (double bad : new double[]{0, -1.5, Double.POSITIVE_INFINITY}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SlowPhaseGuard().knownCalm(bad));
+            assertTrue(e.getMessage().contains(Double.toString(bad)), e.getMessage());
+        }
     }
 }
