@@ -108,7 +108,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--remeasure-slow-forks", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "At the end of each suite, measure once more, in a fresh JVM, every fork in which the "
                     + "--cpu-choice or --calm-cpus guard counted runs while a CPU probed slow (its retakes and wait "
-                    + "spent), and keep the new fork's row where it counted none (default: ${DEFAULT-VALUE}; "
+                    + "spent), or whose fastest probe was more than 1.25x the suite's calm probe time (born in a "
+                    + "slow phase), and keep the new fork's row where it is neither (default: ${DEFAULT-VALUE}; "
                     + "only with forking). Rows say how many forks were measured again (forks_remeasured) and "
                     + "replaced (forks_replaced).")
     boolean remeasureSlowForks;
@@ -202,7 +203,7 @@ public final class BenchCommand implements Callable<Integer> {
                     : dev.spindle.topology.CpuAffinity.unsupportedReason()) + "); runs timed whenever they come");
         }
         if (runner.remeasuresSlowForks()) {
-            System.out.println("spindle bench: a fork whose guard counted runs while a CPU probed slow is measured again at the end of its suite (--remeasure-slow-forks)");
+            System.out.println("spindle bench: a fork whose guard counted runs while a CPU probed slow, or born in a slow phase, is measured again at the end of its suite (--remeasure-slow-forks)");
         }
         for (Suite s : resolved) {
             runner.run(s);
