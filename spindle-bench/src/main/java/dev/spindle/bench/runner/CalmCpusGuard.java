@@ -52,10 +52,7 @@ final class CalmCpusGuard {
     /** Every CPU probed at once: each CPU's time, in milliseconds. */
     private final Supplier<double[]> probe;
     private final LongConsumer sleep;
-    private double fastestMs = Double.MAX_VALUE;
-    /** The suite's calm reference in milliseconds ({@link CalmProbeReference}), or MAX_VALUE if not given. */
-    private double knownCalmMs = Double.MAX_VALUE;
-    private boolean baselineTaken;
+    private final CalmSpeed calm = new CalmSpeed();
     private long waitedMs;
     private final RetakeBudget budget = new RetakeBudget();
     private final List<Double> countedRatios = new ArrayList<>();
@@ -88,7 +85,7 @@ final class CalmCpusGuard {
      * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
      */
     CalmCpusGuard knownCalm(double ms) {
-        knownCalmMs = SlowPhaseGuard.checkedReference(ms);
+        calm.reference(ms);
         return this;
     }
 
@@ -99,8 +96,7 @@ final class CalmCpusGuard {
      * @return the slowest CPU's time in the last probe, in milliseconds
      */
     double awaitCalm() {
-        if (!baselineTaken) {
-            baselineTaken = true;
+        if (calm.takeBaseline()) {
             for (int i = 0; i < BASELINE; i++) {
                 observe(alone.get());
             }
@@ -128,7 +124,7 @@ final class CalmCpusGuard {
         if (ms.length == 0) {
             throw new IllegalStateException("the CPU probe timed no CPU");
         }
-        fastestMs = Math.min(fastestMs, Arrays.stream(ms).min().getAsDouble());
+        calm.observe(Arrays.stream(ms).min().getAsDouble());
         return Arrays.stream(ms).max().getAsDouble();
     }
 
@@ -141,13 +137,13 @@ final class CalmCpusGuard {
      * @return true to throw the run away and take it again
      */
     boolean retake(double beforeMs, double afterMs) {
-        double calm = calmMs();
-        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * calm;
+        double calmMs = calmMs();
+        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * calmMs;
         if (budget.retake(slow)) {
             return true;
         }
-        countedRatios.add(beforeMs / calm);
-        countedRatios.add(afterMs / calm);
+        countedRatios.add(beforeMs / calmMs);
+        countedRatios.add(afterMs / calmMs);
         return false;
     }
 
@@ -172,12 +168,12 @@ final class CalmCpusGuard {
 
     /** @return the fastest probe of any CPU this JVM has seen, in milliseconds */
     double fastestMs() {
-        return fastestMs;
+        return calm.fastestMs();
     }
 
     /** @return what a probe is compared with: the lesser of the fastest seen and the reference given, in milliseconds */
     double calmMs() {
-        return Math.min(fastestMs, knownCalmMs);
+        return calm.calmMs();
     }
 
     /**

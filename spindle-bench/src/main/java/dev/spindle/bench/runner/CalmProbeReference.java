@@ -57,6 +57,20 @@ final class CalmProbeReference {
     }
 
     /**
+     * Checks a reference given to a measuring JVM or a guard.
+     *
+     * @param ms the reference in milliseconds, NaN for none
+     * @return {@code ms}
+     * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
+     */
+    static double checked(double ms) {
+        if (!Double.isNaN(ms) && (!(ms > 0) || Double.isInfinite(ms))) {
+            throw new IllegalArgumentException("the calm probe reference must be a positive time in milliseconds, got " + ms);
+        }
+        return ms;
+    }
+
+    /**
      * @param jvm the rows one JVM measured
      * @return the least of their fastest probes in milliseconds, NaN if no guard probed in them
      */

@@ -202,8 +202,7 @@ final class Runner {
      * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
      */
     Runner knownCalmProbe(double ms) {
-        SlowPhaseGuard.checkedReference(ms);
-        this.givenCalmProbeMs = ms;
+        this.givenCalmProbeMs = CalmProbeReference.checked(ms);
         return this;
     }
 
@@ -284,8 +283,9 @@ final class Runner {
                 }
             }
             if (remeasureSlowForks) {                  // forked here; the forks' rows carry the guards' counts
+                double calmMs = calmProbe.ms();          // every first measurement's JVM recorded by now
                 for (BenchmarkForks<?, ?> r : all) {
-                    measureAgain(suite, r);
+                    measureAgain(suite, r, calmMs);
                 }
             }
             for (BenchmarkForks<?, ?> r : all) {
@@ -319,16 +319,19 @@ final class Runner {
     }
 
     /**
-     * Measures again, once each, the forks of a benchmark in which a guard counted runs while a
-     * probe around them was slow, and keeps what {@link SlowForks#keep} keeps.
+     * Measures again, once each, the forks of a benchmark with a slow row — a guard counted runs
+     * while a probe around them was slow, or the JVM was born slow — and keeps what
+     * {@link SlowForks#keep} keeps.
+     *
+     * @param calmMs the suite's calm probe reference as the pass began, when every first
+     *               measurement's JVM had reported (the forks measured again do not move it)
      */
-    private <I, R> void measureAgain(Suite suite, BenchmarkForks<I, R> r) throws IOException, InterruptedException {
+    private <I, R> void measureAgain(Suite suite, BenchmarkForks<I, R> r, double calmMs) throws IOException, InterruptedException {
         for (int k = 0; k < r.variants.size(); k++) {
             Variant<I, R> v = r.variants.get(k);
             List<List<Measurement>> forksOfV = r.forksOf.get(k);
             for (int f = 0; f < forksOfV.size(); f++) {
                 List<Measurement> first = forksOfV.get(f);
-                double calmMs = calmProbe.ms();          // every first measurement's JVM recorded by now
                 if (!SlowForks.needsAgain(first, calmMs)) {
                     continue;
                 }

@@ -27,10 +27,7 @@ final class SlowPhaseGuard {
 
     /** The probe: one timed sample of the calling thread's CPU, in milliseconds. */
     private final java.util.function.DoubleSupplier probe;
-    private double fastestMs = Double.MAX_VALUE;
-    /** The suite's calm reference in milliseconds ({@link CalmProbeReference}), or MAX_VALUE if not given. */
-    private double knownCalmMs = Double.MAX_VALUE;
-    private boolean baselineTaken;
+    private final CalmSpeed calm = new CalmSpeed();
     private final RetakeBudget budget = new RetakeBudget();
     /** The probes around the runs that counted, for the row's {@code cpu_probe_ms}. */
     private final java.util.List<Double> counted = new java.util.ArrayList<>();
@@ -58,19 +55,8 @@ final class SlowPhaseGuard {
      * @throws IllegalArgumentException if {@code ms} is neither NaN nor a positive finite time
      */
     SlowPhaseGuard knownCalm(double ms) {
-        knownCalmMs = checkedReference(ms);
+        calm.reference(ms);
         return this;
-    }
-
-    /** The reference as stored: MAX_VALUE for NaN (none), else a positive finite time. */
-    static double checkedReference(double ms) {
-        if (Double.isNaN(ms)) {
-            return Double.MAX_VALUE;
-        }
-        if (!(ms > 0) || Double.isInfinite(ms)) {
-            throw new IllegalArgumentException("the calm probe reference must be a positive time in milliseconds, got " + ms);
-        }
-        return ms;
     }
 
     /**
@@ -90,8 +76,7 @@ final class SlowPhaseGuard {
      * @return the probe's time in milliseconds
      */
     double sampleAround() {
-        if (!baselineTaken) {
-            baselineTaken = true;
+        if (calm.takeBaseline()) {
             for (int i = 0; i < BASELINE; i++) {
                 sample();
             }
@@ -101,7 +86,7 @@ final class SlowPhaseGuard {
 
     /** Records a probe's time: the fastest seen is the CPU's calm speed. */
     double observe(double ms) {
-        fastestMs = Math.min(fastestMs, ms);
+        calm.observe(ms);
         return ms;
     }
 
@@ -125,12 +110,12 @@ final class SlowPhaseGuard {
 
     /** @return the fastest probe this JVM has seen, in milliseconds (its CPU's calm speed, as far as it knows) */
     double fastestMs() {
-        return fastestMs;
+        return calm.fastestMs();
     }
 
     /** @return what a probe is compared with: the lesser of the fastest seen and the reference given, in milliseconds */
     double calmMs() {
-        return Math.min(fastestMs, knownCalmMs);
+        return calm.calmMs();
     }
 
     /** @return the median of the probes around the runs that counted, in milliseconds; NaN if none */
