@@ -153,6 +153,32 @@ class SlowForksTest {
     }
 
     /**
+     * The runner with scripted forks: the remeasure pass judges every fork against the reference as
+     * the pass began. seq's first two forks counted slow runs and are measured again first; their
+     * new JVMs see a faster probe (1.6 ms) than the suite's reference (2.0), which would move it to
+     * 1.6. Variant "a"'s third fork (fastest probe 2.4 ms) is not born slow against 2.0, so it is
+     * not measured again, though it would be against 1.6.
+     */
+    @Test
+    void theRemeasurePassJudgesAgainstTheReferenceAsItBegan() throws Exception {
+        List<String> launched = new ArrayList<>();
+        Runner.ForkLauncher scripted = (s, bench, v, ref) -> {
+            int n = (int) launched.stream().filter(x -> x.startsWith(v.name() + "#")).count() + 1;
+            launched.add(v.name() + "#" + n);
+            if (v.name().equals("seq")) {
+                Measurement m = probed("seq", 1, 10, n <= 3 ? 2.0 : 1.6);
+                m.counters().put(SlowForks.COUNTER, n <= 2 ? 1.0 : 0.0);
+                return List.of(m);
+            }
+            double fastest = n == 3 ? 2.4 : 2.0;
+            return List.of(probed("a", 1, 10 + n, fastest), probed("a", 2, 5 + n, fastest));
+        };
+        runScripted(3, scripted, true);
+        assertEquals(List.of("seq#1", "a#1", "seq#2", "a#2", "seq#3", "a#3", "seq#4", "seq#5"), launched,
+                "seq's slow forks measured again; a's third fork, calm against the pass's reference, not");
+    }
+
+    /**
      * Runs a suite of {@link RecordedBenchmark}'s "seq" and "a" at one and two workers, each fork
      * from {@code launcher}.
      */
