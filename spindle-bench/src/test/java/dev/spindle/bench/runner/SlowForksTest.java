@@ -39,6 +39,13 @@ class SlowForksTest {
                 "expected 7, got 8", new java.util.LinkedHashMap<>(), null, false, new double[]{1, 1, 1}, 1);
     }
 
+    /** Records one launch of a scripted fork of {@code variant} ("a#2") and returns its number, from 1. */
+    private static int launch(List<String> launched, String variant) {
+        int n = (int) launched.stream().filter(x -> x.startsWith(variant + "#")).count() + 1;
+        launched.add(variant + "#" + n);
+        return n;
+    }
+
     @Test
     void aForkIsMeasuredAgainOnlyIfSomeRowCountedSlowRuns() {
         assertFalse(SlowForks.needsAgain(List.of(row("a", 1, 10, 0), row("a", 2, 6, 0)), Double.NaN));
@@ -124,8 +131,7 @@ class SlowForksTest {
         List<Double> given = new ArrayList<>();
         Runner[] runner = new Runner[1];
         Runner.ForkLauncher scripted = (s, bench, v, ref) -> {
-            int n = (int) launched.stream().filter(x -> x.startsWith(v.name() + "#")).count() + 1;
-            launched.add(v.name() + "#" + n);
+            int n = launch(launched, v.name());
             given.add(runner[0].calmProbeMs());
             if (v.name().equals("seq")) {
                 return List.of(probed("seq", 1, 10, 1.5));
@@ -163,8 +169,7 @@ class SlowForksTest {
     void theRemeasurePassJudgesAgainstTheReferenceAsItBegan() throws Exception {
         List<String> launched = new ArrayList<>();
         Runner.ForkLauncher scripted = (s, bench, v, ref) -> {
-            int n = (int) launched.stream().filter(x -> x.startsWith(v.name() + "#")).count() + 1;
-            launched.add(v.name() + "#" + n);
+            int n = launch(launched, v.name());
             if (v.name().equals("seq")) {
                 Measurement m = probed("seq", 1, 10, n <= 3 ? 2.0 : 1.6);
                 m.counters().put(SlowForks.COUNTER, n <= 2 ? 1.0 : 0.0);
@@ -199,8 +204,7 @@ class SlowForksTest {
     void theRunnerMeasuresASlowForkAgainAfterEveryRoundAndReportsIt() throws Exception {
         List<String> launched = new ArrayList<>();
         Runner.ForkLauncher scripted = (s, bench, v, ref) -> {
-            int n = (int) launched.stream().filter(x -> x.startsWith(v.name() + "#")).count() + 1;
-            launched.add(v.name() + "#" + n);
+            int n = launch(launched, v.name());
             if (v.name().equals("seq")) {
                 return List.of(row("seq", 1, 10, 0));
             }
