@@ -137,13 +137,13 @@ final class CalmCpusGuard {
      * @return true to throw the run away and take it again
      */
     boolean retake(double beforeMs, double afterMs) {
-        double calmMs = calmMs();
-        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * calmMs;
+        double calmNowMs = calmMs();
+        boolean slow = Math.max(beforeMs, afterMs) > SlowPhaseGuard.SLOW * calmNowMs;
         if (budget.retake(slow)) {
             return true;
         }
-        countedRatios.add(beforeMs / calmMs);
-        countedRatios.add(afterMs / calmMs);
+        countedRatios.add(beforeMs / calmNowMs);
+        countedRatios.add(afterMs / calmNowMs);
         return false;
     }
 
